@@ -1,0 +1,1 @@
+"""The prompt_suggestions schema: its source, the generated fragments, and the merge."""

@@ -1,0 +1,60 @@
+"""Reading the project's text files: UTF-8 (a byte-order mark allowed), any line ending."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from acp_docs.errors import UsageError
+
+
+class UnreadableFile(UsageError):
+    """A file that is missing, not a file, or not UTF-8; `line` is where (1 if unknown)."""
+
+    def __init__(self, name: str, reason: str, line: int = 1) -> None:
+        where = f"{name}:{line}" if line > 1 else name
+        super().__init__(f"{where}: {reason}")
+        self.name = name
+        self.reason = reason
+        self.line = line
+
+
+def read_text(path: Path, shown: str | None = None) -> str:
+    """Return the file's text with a BOM dropped and line ends made `\\n`.
+
+    `shown` is the name used in error messages (default: the path itself).
+    """
+    name = shown or str(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UnreadableFile(name, "no such file") from None
+    except IsADirectoryError:
+        raise UnreadableFile(name, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise UnreadableFile(name, f"cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UnreadableFile(name, f"not valid UTF-8 (byte {exc.start})", line) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def load_json(path: Path, shown: str | None = None) -> Any:
+    """Parse a JSON file; malformed JSON is a UsageError naming line and column."""
+    name = shown or str(path)
+    text = read_text(path, name)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{name}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}") from None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8", newline="\n")
+    tmp.replace(path)
