@@ -1,0 +1,68 @@
+# The two commands a newcomer needs: `make serve` and `make test`.
+# Both set everything up first and are safe to run again: set-up steps are
+# stamped and rerun only when their inputs change.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY_STAMP := $(VENV)/.acp-docs-installed
+NODE_STAMP := node_modules/.acp-docs-installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: setup system-deps serve build test check lint format lock bench clean
+
+setup: $(PY_STAMP) $(NODE_STAMP) system-deps
+
+$(PY_STAMP): pyproject.toml scripts/requirements.lock
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required (found " + sys.version.split()[0] + ")")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
+		-c scripts/requirements.lock -e '.[dev]'
+	@touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is required (Node 20+): install nodejs and npm" >&2; exit 2; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# Aspell (spelling) and Chromium (browser tests) are system packages.
+system-deps:
+	@bash scripts/system-deps.sh
+
+serve: setup
+	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
+
+build: setup
+	$(BIN)/mkdocs build --strict --site-dir site
+
+check: setup
+	$(BIN)/acp-docs check
+
+lint: setup
+	$(BIN)/ruff check scripts tests
+	$(BIN)/ruff format --check scripts tests
+
+format: setup
+	$(BIN)/ruff format scripts tests
+	npm run --silent format
+
+test: setup
+	$(BIN)/ruff check scripts tests
+	$(BIN)/ruff format --check scripts tests
+	$(BIN)/pytest -n 2
+	$(BIN)/acp-docs check
+
+bench: setup
+	$(BIN)/python scripts/bench_examples.py
+	$(BIN)/python scripts/bench_check.py
+
+lock:
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^acp-docs' > /tmp/acp-docs.lock
+	{ echo "# Every Python package of the .venv, pinned: make setup installs with these as constraints."; \
+	  echo "# Regenerate with: make lock"; cat /tmp/acp-docs.lock; } > scripts/requirements.lock
+
+clean:
+	rm -rf site .pytest_cache .ruff_cache

@@ -1,0 +1,192 @@
+"""Declared JSON blocks of the docs, checked against the merged schemas into findings.
+
+Every `json` block declares what it is in its Material code-block title, which
+the reader sees too:
+
+- `title="SessionUpdate (v1, v2)"`: a payload of that definition, in each version;
+- `title="JSON-RPC session/update (v1)"`: a whole message, dispatched by `method`;
+- `title="Invalid SessionUpdate (v2): empty text"`: a counter-example that must
+  fail, with the reason after the colon;
+- `title="Not a payload: ..."`: shown for reading only, not validated.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from acp_docs.errors import UsageError
+from acp_docs.findings import Finding
+from acp_docs.markdown import CodeBlock, code_blocks
+from acp_docs.schema.source import Protocol
+from acp_docs.textfile import UnreadableFile, read_text
+from acp_docs.validate import SchemaSet
+
+CHECK = "examples"
+JSON_LANGS = frozenset({"json"})
+NOT_A_PAYLOAD = "Not a payload"
+DECLARATION_HELP = (
+    'declare it with a title: title="SessionUpdate (v1, v2)", title="JSON-RPC session/update'
+    ' (v1)", title="Invalid SessionUpdate (v2): why it fails" or title="Not a payload: what it is"'
+)
+
+_DECLARATION = re.compile(
+    r"^(?P<invalid>Invalid\s+)?"
+    r"(?P<subject>JSON-RPC(?:\s+[^()]*?)?|[A-Z][A-Za-z0-9]*)\s*"
+    r"\((?P<versions>v[12](?:\s*,\s*v[12])*)\)\s*"
+    r"(?::\s*(?P<reason>.*\S))?\s*$"
+)
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a block says it is."""
+
+    definition: str | None
+    protocols: tuple[Protocol, ...]
+    invalid: bool
+    reason: str | None
+
+    @property
+    def is_message(self) -> bool:
+        """True for a whole JSON-RPC message (dispatched by `method`)."""
+        return self.definition is None
+
+
+def parse_declaration(title: str) -> Declaration | str:
+    """The declaration in a code-block title, or why the title is not one."""
+    match = _DECLARATION.match(title.strip())
+    if not match:
+        return f"title {title!r} is not a declaration; {DECLARATION_HELP}"
+    versions = tuple(dict.fromkeys(v.strip() for v in match["versions"].split(",")))
+    subject = match["subject"]
+    definition = None if subject.startswith("JSON-RPC") else subject
+    invalid = bool(match["invalid"])
+    if invalid and not match["reason"]:
+        return f"counter-example {title!r} must say why it fails: 'Invalid {subject} (...): why'"
+    return Declaration(definition, versions, invalid, match["reason"])  # type: ignore[arg-type]
+
+
+@dataclass
+class ExampleReport:
+    """Findings, and how many payload checks ran per version."""
+
+    findings: list[Finding] = field(default_factory=list)
+    checked: Counter[str] = field(default_factory=Counter)
+    counter_examples: int = 0
+    not_payloads: int = 0
+    blocks: int = 0
+
+    def extend(self, other: ExampleReport) -> None:
+        """Add another report's findings and counts to this one."""
+        self.findings.extend(other.findings)
+        self.checked.update(other.checked)
+        self.counter_examples += other.counter_examples
+        self.not_payloads += other.not_payloads
+        self.blocks += other.blocks
+
+
+def _parse(block: CodeBlock) -> tuple[Any, tuple[int, int, str] | None]:
+    try:
+        return json.loads(block.content), None
+    except json.JSONDecodeError as exc:
+        col = exc.colno + block.col - 1
+        return None, (block.content_line + exc.lineno - 1, col, exc.msg)
+
+
+def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleReport:
+    """Check one code block (any language; only `json` blocks are examples)."""
+    report = ExampleReport()
+    if block.lang not in JSON_LANGS:
+        return report
+    report.blocks = 1
+
+    def find(message: str, line: int = block.line, col: int = block.col) -> None:
+        report.findings.append(Finding(path, line, col, CHECK, message))
+
+    if block.title is not None and block.title.strip().startswith(NOT_A_PAYLOAD):
+        report.not_payloads = 1
+        return report
+    if block.title is None:
+        find(f"undeclared JSON block: {DECLARATION_HELP}")
+        return report
+    declaration = parse_declaration(block.title)
+    if isinstance(declaration, str):
+        find(declaration)
+        return report
+    if not block.closed:
+        find("code block is never closed")
+        return report
+    payload, error = _parse(block)
+    if error is not None:
+        line, col, msg = error
+        find(f"malformed JSON: {msg}", line, col)
+        return report
+    if declaration.invalid:
+        report.counter_examples = 1
+    for protocol in declaration.protocols:
+        name = declaration.definition
+        try:
+            if name is None:
+                outcome = schemas.check_message(protocol, payload)
+            elif not schemas.has(protocol, name):
+                find(f"[{protocol}] unknown definition {name!r}: no $defs/{name} in ACP {protocol}")
+                continue
+            else:
+                outcome = schemas.check(protocol, name, payload)
+        except UsageError as exc:
+            find(f"[{protocol} JSON-RPC] {exc}")
+            continue
+        report.checked[protocol] += 1
+        if declaration.invalid and outcome.valid:
+            find(
+                f"{outcome.label()} counter-example validates, but it should fail"
+                f" ({declaration.reason})"
+            )
+        elif not declaration.invalid:
+            for problem in outcome.problems:
+                find(f"{outcome.label()} {problem}")
+    return report
+
+
+def check_text(text: str, path: str, schemas: SchemaSet) -> ExampleReport:
+    """Check every block of one Markdown text."""
+    report = ExampleReport()
+    for block in code_blocks(text):
+        report.extend(check_block(block, path, schemas))
+    return report
+
+
+def markdown_files(root: Path, targets: Iterable[Path]) -> list[Path]:
+    """The Markdown files named, folders searched recursively, in a stable order."""
+    files: list[Path] = []
+    for target in targets:
+        path = target if target.is_absolute() else root / target
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.md") if p.is_file()))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise UsageError(f"{target}: no such file or directory")
+    return list(dict.fromkeys(files))
+
+
+def check_files(root: Path, files: Iterable[Path], schemas: SchemaSet) -> ExampleReport:
+    """Check every block of the given Markdown files; unreadable files are findings."""
+    report = ExampleReport()
+    for path in files:
+        shown = (
+            path.resolve().relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        )
+        try:
+            text = read_text(path, shown)
+        except UnreadableFile as exc:
+            report.findings.append(Finding(shown, exc.line, 1, CHECK, exc.reason))
+            continue
+        report.extend(check_text(text, shown, schemas))
+    return report

@@ -1,0 +1,143 @@
+"""The repository: its root (found like mkdocs finds mkdocs.yml), its config and its nav."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from acp_docs.errors import UsageError
+from acp_docs.textfile import read_text
+
+CONFIG_NAME = "mkdocs.yml"
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The nearest directory at or above `start` (default: cwd) holding mkdocs.yml."""
+    here = (start or Path.cwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / CONFIG_NAME).is_file():
+            return candidate
+    raise UsageError(
+        f"no {CONFIG_NAME} in {here} or any parent directory: run acp-docs inside a checkout"
+    )
+
+
+class _IgnoreTagsLoader(yaml.SafeLoader):
+    """A safe loader that reads `!!python/...` and `!ENV` tags as plain values."""
+
+
+def _construct_any(loader: yaml.Loader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_mapping(node)
+
+
+_IgnoreTagsLoader.add_multi_constructor("", _construct_any)
+
+
+@dataclass(frozen=True)
+class NavEntry:
+    """A page in the navigation: its section path, title and docs-relative file."""
+
+    sections: tuple[str, ...]
+    title: str | None
+    file: str
+    line: int
+
+
+def _line_index(text: str) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.endswith(".md"):
+            target = stripped.rsplit(" ", 1)[-1].strip("'\"")
+            index.setdefault(target, []).append(number)
+    return index
+
+
+def _walk(node: Any, sections: tuple[str, ...], out: list[tuple[tuple[str, ...], Any, str]]):
+    if isinstance(node, str):
+        out.append((sections, None, node))
+    elif isinstance(node, list):
+        for item in node:
+            _walk(item, sections, out)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str):
+                out.append((sections, key, value))
+            else:
+                _walk(value, (*sections, str(key)), out)
+
+
+@dataclass
+class Repo:
+    """A checkout of this project: paths and the parsed mkdocs.yml."""
+
+    root: Path
+    config: dict[str, Any]
+    config_text: str
+
+    @classmethod
+    def load(cls, start: Path | None = None) -> Repo:
+        """Find the root from `start` and read mkdocs.yml (a UsageError when malformed)."""
+        root = find_root(start)
+        text = read_text(root / CONFIG_NAME, CONFIG_NAME)
+        try:
+            config = yaml.load(text, Loader=_IgnoreTagsLoader)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+            raise UsageError(f"{CONFIG_NAME}{where}: malformed YAML: {exc}") from None
+        if not isinstance(config, dict):
+            raise UsageError(f"{CONFIG_NAME}:1:1: expected a mapping at the top level")
+        return cls(root=root, config=config, config_text=text)
+
+    @property
+    def docs_dir(self) -> Path:
+        """The MkDocs docs directory."""
+        return self.root / str(self.config.get("docs_dir", "docs"))
+
+    @property
+    def rfds_dir(self) -> Path:
+        """Where RFD sources live."""
+        return self.root / "rfds"
+
+    @property
+    def schema_dir(self) -> Path:
+        """Where the generated fragments and fixtures live."""
+        return self.root / "schema"
+
+    def relative(self, path: Path) -> str:
+        """`path` relative to the root, with forward slashes (as findings show it)."""
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def nav(self) -> list[NavEntry]:
+        """Every page of the `nav` in mkdocs.yml, with the line it is declared on."""
+        raw: list[tuple[tuple[str, ...], Any, str]] = []
+        _walk(self.config.get("nav") or [], (), raw)
+        lines = _line_index(self.config_text)
+        seen: dict[str, int] = {}
+        entries = []
+        for sections, title, file in raw:
+            if "://" in file:
+                continue
+            candidates = lines.get(file, [1])
+            occurrence = seen.get(file, 0)
+            seen[file] = occurrence + 1
+            line = candidates[min(occurrence, len(candidates) - 1)]
+            entries.append(NavEntry(sections, title, file, line))
+        return entries
+
+    def source_of(self, docs_path: str) -> Path:
+        """The file behind a docs-relative path: `rfds/<name>.md` is served from rfds/."""
+        if docs_path.startswith("rfds/") and (self.root / docs_path).is_file():
+            return self.root / docs_path
+        return self.docs_dir / docs_path

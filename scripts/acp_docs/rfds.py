@@ -1,0 +1,341 @@
+"""RFDs: front matter and sections read from rfds/, and the lint rules they must pass."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+
+from acp_docs.findings import Finding
+from acp_docs.markdown import Heading, front_matter_end, headings
+from acp_docs.repo import Repo
+from acp_docs.textfile import UnreadableFile, read_text
+
+CHECK = "rfds"
+TEMPLATE_NAME = "TEMPLATE.md"
+FRONT_MATTER_SCHEMA = "schema/rfd-front-matter.schema.json"
+
+SECTIONS = (
+    "Elevator pitch",
+    "Status quo",
+    "What we propose to do about it",
+    "Shiny future",
+    "Implementation details and plan",
+    "Frequently asked questions",
+    "Revision history",
+)
+FAQ, HISTORY = SECTIONS[5], SECTIONS[6]
+
+STATUSES = {
+    "draft": "Draft",
+    "active": "Active",
+    "preview": "Preview",
+    "completed": "Completed",
+    "to-be-removed": "To be removed",
+}
+"""Front-matter status -> the navigation group under "RFDs" that must hold the RFD."""
+
+NAV_SECTION = "RFDs"
+_KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.md$")
+_DATED = re.compile(r"^\s*[-*]\s+\**(\d{4}-\d{2}-\d{2})\**\b")
+_QUESTION_PARAGRAPH = re.compile(r"^\s*(?:\*\*|__)?(?:Q:|Q\.)?.*\?(?:\*\*|__)?\s*$")
+
+
+@dataclass
+class Rfd:
+    """An RFD file: its path, front matter (None when absent or broken), body lines."""
+
+    path: Path
+    shown: str
+    text: str
+    meta: dict[str, Any] | None
+    meta_error: Finding | None
+
+    @property
+    def slug(self) -> str:
+        """The file name without `.md`: the page's URL segment."""
+        return self.path.stem
+
+    @property
+    def docs_path(self) -> str:
+        """The path of the page in the site (as the nav names it)."""
+        return f"rfds/{self.path.name}"
+
+    @property
+    def title(self) -> str:
+        """The front-matter title, or the file name when there is none."""
+        return str((self.meta or {}).get("title") or self.slug)
+
+    @property
+    def status(self) -> str | None:
+        """The front-matter status, if any."""
+        value = (self.meta or {}).get("status")
+        return value if isinstance(value, str) else None
+
+    def headings(self) -> list[Heading]:
+        """The headings of the body."""
+        return headings(self.text)
+
+
+def _normalise(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _normalise(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalise(v) for v in value]
+    return value
+
+
+def parse_front_matter(text: str, shown: str) -> tuple[dict[str, Any] | None, Finding | None]:
+    """The YAML front matter of a Markdown text, or the finding that says what is wrong."""
+    lines = text.split("\n")
+    end = front_matter_end(lines)
+    if end == 0:
+        return None, Finding(shown, 1, 1, CHECK, "missing YAML front matter (a '---' block)")
+    try:
+        meta = yaml.safe_load("\n".join(lines[1 : end - 1]))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark else 1
+        problem = getattr(exc, "problem", None) or str(exc)
+        return None, Finding(shown, line, 1, CHECK, f"malformed YAML front matter: {problem}")
+    if not isinstance(meta, dict):
+        return None, Finding(shown, 1, 1, CHECK, "front matter is not a YAML mapping")
+    return _normalise(meta), None
+
+
+def load(repo: Repo, path: Path) -> Rfd:
+    """Read one RFD; unreadable bytes become a front-matter finding, never an exception."""
+    shown = repo.relative(path)
+    try:
+        text = read_text(path, shown)
+    except UnreadableFile as exc:
+        return Rfd(path, shown, "", None, Finding(shown, exc.line, 1, CHECK, exc.reason))
+    meta, error = parse_front_matter(text, shown)
+    return Rfd(path, shown, text, meta, error)
+
+
+def rfd_files(repo: Repo) -> list[Path]:
+    """Every RFD source (the template excluded), sorted by name."""
+    if not repo.rfds_dir.is_dir():
+        return []
+    return sorted(p for p in repo.rfds_dir.glob("*.md") if p.name != TEMPLATE_NAME)
+
+
+def load_all(repo: Repo) -> list[Rfd]:
+    """Every RFD of the repository."""
+    return [load(repo, path) for path in rfd_files(repo)]
+
+
+def front_matter_validator(repo: Repo) -> Draft202012Validator:
+    """The validator of the front-matter schema kept in the repository."""
+    path = repo.root / FRONT_MATTER_SCHEMA
+    return Draft202012Validator(json.loads(read_text(path, FRONT_MATTER_SCHEMA)))
+
+
+def _meta_line(rfd: Rfd, key: str) -> int:
+    for number, line in enumerate(rfd.text.split("\n")[:60], start=1):
+        if line.startswith(f"{key}:"):
+            return number
+    return 1
+
+
+def lint_one(rfd: Rfd, validator: Draft202012Validator) -> list[Finding]:
+    """The rules one RFD must pass on its own."""
+    out: list[Finding] = []
+
+    def find(line: int, message: str) -> None:
+        out.append(Finding(rfd.shown, line, 1, CHECK, message))
+
+    if not _KEBAB.match(rfd.path.name):
+        find(1, f"file name {rfd.path.name!r} is not kebab-case (like prompt-suggestions.md)")
+    if rfd.meta_error is not None:
+        out.append(rfd.meta_error)
+    else:
+        for error in sorted(validator.iter_errors(rfd.meta), key=lambda e: list(e.path)):
+            key = str(error.path[0]) if error.path else ""
+            where = f"front matter `{key}`" if key else "front matter"
+            find(_meta_line(rfd, key) if key else 1, f"{where}: {error.message}")
+    if not rfd.text:
+        return out
+    out.extend(_lint_sections(rfd))
+    return out
+
+
+def _lint_sections(rfd: Rfd) -> list[Finding]:
+    out: list[Finding] = []
+    heads = rfd.headings()
+    h2 = [h for h in heads if h.level == 2]
+    positions: dict[str, Heading] = {}
+    for head in h2:
+        if head.text in SECTIONS and head.text not in positions:
+            positions[head.text] = head
+    for name in SECTIONS:
+        if name not in positions:
+            out.append(Finding(rfd.shown, 1, 1, CHECK, f"missing template section '## {name}'"))
+    present = [h for h in h2 if h.text in SECTIONS]
+    expected = [s for s in SECTIONS if s in positions]
+    for head, want in zip(present, expected, strict=False):
+        if head.text != want:
+            out.append(
+                Finding(
+                    rfd.shown,
+                    head.line,
+                    1,
+                    CHECK,
+                    f"section '{head.text}' is out of order: the template puts '{want}' here",
+                )
+            )
+            break
+    lines = rfd.text.split("\n")
+    if FAQ in positions:
+        out.extend(_lint_faq(rfd, heads, positions[FAQ], lines))
+    if HISTORY in positions:
+        out.extend(_lint_history(rfd, heads, positions[HISTORY], lines))
+    return out
+
+
+def _section_lines(heads: list[Heading], start: Heading, total: int) -> range:
+    later = [h.line for h in heads if h.line > start.line and h.level <= start.level]
+    return range(start.line + 1, (later[0] if later else total + 1))
+
+
+def _lint_faq(rfd: Rfd, heads: list[Heading], faq: Heading, lines: list[str]) -> list[Finding]:
+    out: list[Finding] = []
+    span = _section_lines(heads, faq, len(lines))
+    questions = [h for h in heads if h.line in span and h.level == 3]
+    if not questions:
+        out.append(
+            Finding(rfd.shown, faq.line, 1, CHECK, "the FAQ has no question: give each a '###'")
+        )
+    in_code = _code_lines(rfd.text)
+    for number in span:
+        line = lines[number - 1]
+        if number in in_code or line.startswith("#") or not line.strip():
+            continue
+        stripped = line.strip()
+        bold_question = stripped.startswith(("**", "__")) and stripped.rstrip("*_ ").endswith("?")
+        if bold_question or stripped.startswith(("Q:", "**Q:")):
+            out.append(
+                Finding(
+                    rfd.shown,
+                    number,
+                    1,
+                    CHECK,
+                    "FAQ question written as a paragraph: make it a '###' heading so it gets"
+                    " an anchor",
+                )
+            )
+    return out
+
+
+def _code_lines(text: str) -> set[int]:
+    from acp_docs.markdown import code_blocks
+
+    lines: set[int] = set()
+    for block in code_blocks(text):
+        lines.update(range(block.line, block.end_line + 1))
+    return lines
+
+
+def _lint_history(rfd: Rfd, heads: list[Heading], head: Heading, lines: list[str]) -> list[Finding]:
+    span = _section_lines(heads, head, len(lines))
+    for number in span:
+        match = _DATED.match(lines[number - 1])
+        if match:
+            try:
+                dt.date.fromisoformat(match.group(1))
+            except ValueError:
+                return [Finding(rfd.shown, number, 1, CHECK, f"{match.group(1)} is not a date")]
+            return []
+    return [
+        Finding(
+            rfd.shown,
+            head.line,
+            1,
+            CHECK,
+            "the revision history has no dated entry: '- 2026-01-31: what changed'",
+        )
+    ]
+
+
+def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
+    """Across files: each RFD in the nav once, in its status group; no dangling entries."""
+    out: list[Finding] = []
+    nav = repo.nav()
+    for entry in nav:
+        if not repo.source_of(entry.file).is_file():
+            out.append(
+                Finding(
+                    "mkdocs.yml",
+                    entry.line,
+                    1,
+                    CHECK,
+                    f"navigation entry {entry.file!r} points at a missing file",
+                )
+            )
+    for rfd in rfds:
+        places = [e for e in nav if e.file == rfd.docs_path]
+        if not places:
+            group = STATUSES.get(rfd.status or "", "its status group")
+            out.append(
+                Finding(
+                    rfd.shown,
+                    1,
+                    1,
+                    CHECK,
+                    f"RFD is missing from the mkdocs.yml navigation: add it under"
+                    f" {NAV_SECTION} > {group}",
+                )
+            )
+            continue
+        for extra in places[1:]:
+            out.append(
+                Finding("mkdocs.yml", extra.line, 1, CHECK, f"{rfd.docs_path} is listed twice")
+            )
+        group = STATUSES.get(rfd.status or "")
+        where = places[0]
+        if group is not None and where.sections[:2] != (NAV_SECTION, group):
+            shown = " > ".join(where.sections) or "the top level"
+            out.append(
+                Finding(
+                    "mkdocs.yml",
+                    where.line,
+                    1,
+                    CHECK,
+                    f"{rfd.docs_path} has status {rfd.status!r} but sits under {shown};"
+                    f" move it under {NAV_SECTION} > {group}",
+                )
+            )
+    titles = Counter(r.title for r in rfds if r.meta)
+    for rfd in rfds:
+        if rfd.meta and titles[rfd.title] > 1:
+            out.append(
+                Finding(
+                    rfd.shown,
+                    _meta_line(rfd, "title"),
+                    1,
+                    CHECK,
+                    f"another RFD has the same title {rfd.title!r}",
+                )
+            )
+    return out
+
+
+def lint(repo: Repo) -> list[Finding]:
+    """Every RFD rule over the repository."""
+    rfds = load_all(repo)
+    validator = front_matter_validator(repo)
+    findings: list[Finding] = []
+    for rfd in rfds:
+        findings.extend(lint_one(rfd, validator))
+    findings.extend(lint_nav(repo, rfds))
+    return sorted(findings)

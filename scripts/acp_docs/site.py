@@ -1,0 +1,87 @@
+"""What the site build adds: the RFD index, fixture lists, and the published schema files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from acp_docs.rfds import STATUSES, Rfd
+from acp_docs.schema import fragments, merge
+from acp_docs.schema.source import PROTOCOLS, Protocol
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str:
+    """A Markdown table of RFDs (all, or one status), linked relative to `from_page`."""
+    chosen = [r for r in rfds if r.meta and (status is None or r.status == status)]
+    if not chosen:
+        label = STATUSES.get(status or "", "any status")
+        return f"*No RFD is {label} yet.*\n"
+    depth = from_page.count("/")
+    prefix = "../" * depth
+    rows = ["| RFD | Status | Authors | Champion | Created |", "| --- | --- | --- | --- | --- |"]
+    for rfd in sorted(chosen, key=lambda r: (str(r.meta.get("created", "")), r.title)):
+        meta = rfd.meta or {}
+        authors = ", ".join(f"@{a}" for a in meta.get("authors") or [])
+        champion = f"@{meta['champion']}" if meta.get("champion") else "none yet"
+        label = STATUSES.get(rfd.status or "", str(rfd.status))
+        rows.append(
+            f"| [{_escape(rfd.title)}]({prefix}{rfd.docs_path}) | {label} | {authors}"
+            f" | {champion} | {meta.get('created', '')} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+@dataclass(frozen=True)
+class Download:
+    """A file the site publishes: its path in the site and its content."""
+
+    path: str
+    content: str
+
+
+def downloads(root: Path) -> list[Download]:
+    """The fragments and the merged schemas of both versions, as the site publishes them."""
+    out = []
+    for protocol in PROTOCOLS:
+        fragment = fragments.load(root / "schema", protocol, root)
+        base = merge.load_base(root, protocol)
+        merged = merge.merge(base, fragment, protocol)
+        out.append(
+            Download(f"schema/{protocol}/{fragments.FRAGMENT_NAME}", fragments.render(protocol))
+        )
+        out.append(
+            Download(
+                f"schema/{protocol}/schema.json",
+                json.dumps(merged, indent=2, ensure_ascii=False) + "\n",
+            )
+        )
+    return out
+
+
+def fixture_files(root: Path, protocol: Protocol) -> dict[str, list[Path]]:
+    """The conformance fixtures of a version, by `valid` and `invalid`."""
+    base = root / "schema" / "examples" / protocol
+    return {
+        kind: sorted((base / kind).glob("*.json")) if (base / kind).is_dir() else []
+        for kind in ("valid", "invalid")
+    }
+
+
+def fixture_list(root: Path, from_page: str) -> str:
+    """Markdown lists of every fixture file, linked to the published copies."""
+    prefix = "../" * from_page.count("/")
+    out: list[str] = []
+    for protocol in PROTOCOLS:
+        out += [f"### {protocol}", ""]
+        for kind, files in fixture_files(root, protocol).items():
+            out += [f"**{kind.capitalize()}** ({len(files)} files)", ""]
+            for path in files:
+                rel = path.relative_to(root).as_posix()
+                out.append(f"- [`{path.name}`]({prefix}{rel})")
+            out.append("")
+    return "\n".join(out)

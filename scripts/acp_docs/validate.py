@@ -1,0 +1,179 @@
+"""Validators per (version, definition) over the merged schemas, and JSON-RPC dispatch.
+
+A whole JSON-RPC message is never checked against the schema's lax root `anyOf`:
+it is dispatched by `method` to the definition whose `x-method` matches, a request
+(with `id`) to a `...Request`, a notification to a `...Notification`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from acp_docs.errors import UsageError
+from acp_docs.schema import fragments, merge
+from acp_docs.schema.source import PROTOCOLS, Protocol
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a payload is invalid: where in the payload, and what the validator said."""
+
+    pointer: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.pointer or '(root)'}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of checking one payload: the definition used and its problems."""
+
+    protocol: Protocol
+    definition: str
+    problems: tuple[Problem, ...]
+
+    @property
+    def valid(self) -> bool:
+        """True when the payload satisfies the definition."""
+        return not self.problems
+
+    def label(self) -> str:
+        """`[v1 SessionNotification]`, the prefix of every reported problem."""
+        return f"[{self.protocol} {self.definition}]"
+
+
+class DispatchError(UsageError):
+    """A JSON-RPC message that cannot be matched to a definition."""
+
+
+def _pointer(path: Any) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _tag_failed(errors: list[ValidationError]) -> bool:
+    """True when a union branch failed on its discriminator, so it is not the one meant."""
+    for error in errors:
+        if error.validator == "const" and len(error.relative_path) == 1:
+            return True
+        if error.validator == "not" and not error.relative_path:
+            return True
+    return False
+
+
+def _relevant(error: ValidationError) -> list[ValidationError]:
+    """The errors that say why, descending into the union branch the payload meant."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.schema_path[0], []).append(sub)
+        meant = [errs for errs in branches.values() if not _tag_failed(errs)]
+        if len(meant) == 1:
+            out: list[ValidationError] = []
+            for sub in meant[0]:
+                out.extend(_relevant(sub))
+            return out
+    return [error]
+
+
+def _message(error: ValidationError) -> str:
+    if error.validator in ("oneOf", "anyOf") and isinstance(error.instance, dict):
+        tag = error.instance.get("sessionUpdate")
+        if tag is not None:
+            return f"{tag!r} is not a known sessionUpdate (or matches none of its variants)"
+    return error.message
+
+
+@dataclass
+class SchemaSet:
+    """The merged schema of each version, with validators built once and reused."""
+
+    schemas: dict[Protocol, dict[str, Any]]
+    _validators: dict[tuple[Protocol, str], Draft202012Validator] = field(default_factory=dict)
+
+    @classmethod
+    def from_repo(cls, root: Path) -> SchemaSet:
+        """The pinned base schemas merged with the committed fragments."""
+        schemas = {}
+        for protocol in PROTOCOLS:
+            base = merge.load_base(root, protocol)
+            fragment = fragments.load(root / "schema", protocol, root)
+            schemas[protocol] = merge.merge(base, fragment, protocol)
+        return cls(schemas)
+
+    def definitions(self, protocol: Protocol) -> dict[str, Any]:
+        """The `$defs` of a version."""
+        return self.schemas[protocol]["$defs"]
+
+    def has(self, protocol: Protocol, name: str) -> bool:
+        """True when the version defines `name`."""
+        return name in self.definitions(protocol)
+
+    def validator(self, protocol: Protocol, name: str) -> Draft202012Validator:
+        """The validator for one definition of one version, built on first use."""
+        key = (protocol, name)
+        if key not in self._validators:
+            if not self.has(protocol, name):
+                raise UsageError(f"unknown definition {name!r} in ACP {protocol}")
+            schema = self.schemas[protocol]
+            root = {
+                "$schema": schema.get("$schema"),
+                "$defs": schema["$defs"],
+                "$ref": f"#/$defs/{name}",
+            }
+            self._validators[key] = Draft202012Validator(root)
+        return self._validators[key]
+
+    def check(self, protocol: Protocol, name: str, payload: Any, prefix: str = "") -> Outcome:
+        """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`."""
+        problems: list[Problem] = []
+        for error in self.validator(protocol, name).iter_errors(payload):
+            for cause in _relevant(error):
+                pointer = prefix + _pointer(cause.absolute_path)
+                problems.append(Problem(pointer, _message(cause)))
+        unique = tuple(dict.fromkeys(problems))
+        return Outcome(protocol, name, unique)
+
+    def dispatch(self, protocol: Protocol, message: Any) -> str:
+        """The definition of a JSON-RPC message's params, found by `method` and kind."""
+        if not isinstance(message, dict) or "jsonrpc" not in message:
+            raise DispatchError("not a JSON-RPC message (no `jsonrpc` member)")
+        method = message.get("method")
+        if method is None:
+            raise DispatchError(
+                "a JSON-RPC response carries no `method`: declare the definition of its result"
+            )
+        if not isinstance(method, str):
+            raise DispatchError("`method` is not a string")
+        kind = "Request" if "id" in message else "Notification"
+        matches = sorted(
+            name
+            for name, definition in self.definitions(protocol).items()
+            if isinstance(definition, dict)
+            and definition.get("x-method") == method
+            and name.endswith(kind)
+        )
+        if len(matches) != 1:
+            known = "no" if not matches else "more than one"
+            raise DispatchError(f"{known} ACP {protocol} {kind.lower()} has method {method!r}")
+        return matches[0]
+
+    def check_message(self, protocol: Protocol, message: Any) -> Outcome:
+        """Validate a whole JSON-RPC message: its envelope, then its params by method."""
+        name = self.dispatch(protocol, message)
+        problems: list[Problem] = []
+        if message.get("jsonrpc") != "2.0":
+            problems.append(Problem("/jsonrpc", f"{message.get('jsonrpc')!r} should be '2.0'"))
+        if "id" in message:
+            id_outcome = self.check(protocol, "RequestId", message["id"], "/id")
+            problems.extend(id_outcome.problems)
+        if "params" not in message:
+            problems.append(Problem("", "'params' is a required property"))
+        else:
+            problems.extend(self.check(protocol, name, message["params"], "/params").problems)
+        return Outcome(protocol, name, tuple(problems))

@@ -1,0 +1,117 @@
+"""The site: a strict build, the RFD page's anchors, the navigation and the RFD index."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from acp_docs.markdown import headings
+from acp_docs.repo import Repo
+from acp_docs.rfds import SECTIONS
+from conftest import ROOT, replace_in, run
+
+
+def _slug(text: str) -> str:
+    from markdown.extensions.toc import slugify
+
+    return slugify(re.sub(r"`", "", text), "-")
+
+
+def test_rfd_page_has_an_anchor_for_every_section_and_faq_question(built_site: Path) -> None:
+    html = (built_site / "rfds" / "prompt-suggestions" / "index.html").read_text()
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    source = (ROOT / "rfds" / "prompt-suggestions.md").read_text()
+    heads = headings(source)
+    faq_line = next(h.line for h in heads if h.text == "Frequently asked questions")
+    history_line = next(h.line for h in heads if h.text == "Revision history")
+    questions = [h.text for h in heads if h.level == 3 and faq_line < h.line < history_line]
+    assert len(questions) >= 9
+    for text in [*SECTIONS, *questions]:
+        assert _slug(text) in ids, f"no anchor for {text!r}"
+    for seed_question in ("session_info_update", "a list", "still deciding", "acceptance"):
+        assert any(seed_question in q for q in questions), seed_question
+
+
+def test_navigation_lists_the_rfd_once_under_rfds_draft() -> None:
+    entries = [e for e in Repo.load(ROOT).nav() if e.file == "rfds/prompt-suggestions.md"]
+    assert len(entries) == 1
+    assert entries[0].sections == ("RFDs", "Draft")
+
+
+def test_built_navigation_links_the_rfd_once_after_draft(built_site: Path) -> None:
+    html = (built_site / "index.html").read_text()
+    nav = html.split('<nav class="md-nav md-nav--primary', 1)[1]
+    nav = nav.split('<div class="md-content"', 1)[0]
+    links = [m.start() for m in re.finditer(r'href="rfds/prompt-suggestions/" class="md-nav', nav)]
+    assert len(links) == 1
+    before = nav[: links[0]]
+    assert before.rfind("Draft") > before.rfind("Template")
+    assert "Active" not in before[before.rfind("Draft") :]
+
+
+def test_rfd_index_lists_the_rfd_with_its_status(built_site: Path) -> None:
+    html = (built_site / "rfds" / "index.html").read_text()
+    row = re.search(
+        r"<tr>\s*<td><a href=\"[^\"]*prompt-suggestions/\">Prompt suggestions</a>.*?</tr>",
+        html,
+        re.S,
+    )
+    assert row, "the RFD index has no row for the RFD"
+    assert "<td>Draft</td>" in row.group(0)
+    assert "@nikita-ashihmin" in row.group(0)
+    draft = (built_site / "rfds" / "draft" / "index.html").read_text()
+    assert "Prompt suggestions</a>" in draft
+    active = (built_site / "rfds" / "active" / "index.html").read_text()
+    assert "No RFD is Active yet" in active
+
+
+def test_edit_link_of_an_rfd_points_at_rfds(built_site: Path) -> None:
+    html = (built_site / "rfds" / "prompt-suggestions" / "index.html").read_text()
+    assert "/edit/main/rfds/prompt-suggestions.md" in html
+    home = (built_site / "index.html").read_text()
+    assert "/edit/main/docs/index.md" in home
+
+
+def test_site_has_tabs_search_palette_and_copy_buttons(built_site: Path) -> None:
+    html = (built_site / "protocol" / "prompt-suggestions" / "index.html").read_text()
+    assert 'class="md-tabs"' in html
+    assert 'data-md-component="search"' in html
+    assert 'data-md-color-scheme="slate"' in html
+    assert "tabbed-set" in html
+    assert '"content.code.copy"' in html
+    assert 'class="headerlink"' in html
+    assert not (built_site / "assets" / "external").exists()
+    assert "fonts.googleapis.com" not in html
+
+
+def test_api_reference_renders_the_package(built_site: Path) -> None:
+    html = (built_site / "tooling" / "api" / "index.html").read_text()
+    assert "acp_docs.schema.source" in html
+    assert "new_defs" in html
+
+
+def test_editing_an_rfd_is_picked_up_without_a_copy(repo_copy: Path) -> None:
+    replace_in(
+        repo_copy / "rfds" / "prompt-suggestions.md",
+        "## Status quo\n",
+        "## Status quo\n\nA planted sentence about marmalade.\n",
+    )
+    out = repo_copy / "site"
+    result = run(["mkdocs", "build", "--strict", "--site-dir", str(out)], cwd=repo_copy)
+    assert result.returncode == 0, result.stderr
+    assert "marmalade" in (out / "rfds" / "prompt-suggestions" / "index.html").read_text()
+    assert not list((repo_copy / "docs").rglob("prompt-suggestions.md"))[1:]
+    assert not (repo_copy / "docs" / "rfds" / "prompt-suggestions.md").exists()
+
+
+def test_make_setup_twice_does_nothing_the_second_time() -> None:
+    first = subprocess.run(["make", "setup"], cwd=ROOT, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    stamp = ROOT / ".venv" / ".acp-docs-installed"
+    before = stamp.stat().st_mtime_ns
+    second = subprocess.run(["make", "setup"], cwd=ROOT, capture_output=True, text=True)
+    assert second.returncode == 0, second.stderr
+    assert "pip install" not in second.stdout
+    assert "npm ci" not in second.stdout
+    assert stamp.stat().st_mtime_ns == before
