@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 
 from acp_docs.schema import fragments, merge
 from acp_docs.schema.merge import MergeRefused
+
 from conftest import ROOT, SDK_SCHEMA, no_traceback, replace_in, run
 
 

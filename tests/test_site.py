@@ -9,6 +9,7 @@ from pathlib import Path
 from acp_docs.markdown import headings
 from acp_docs.repo import Repo
 from acp_docs.rfds import SECTIONS
+
 from conftest import ROOT, replace_in, run
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from acp_docs.errors import UsageError
-from acp_docs.schema.source import Protocol
+from acp_docs.findings import Finding
+from acp_docs.schema.source import PROTOCOLS, Protocol
 from acp_docs.textfile import load_json
 from acp_docs.validate import DispatchError, Outcome, SchemaSet
 
@@ -47,3 +48,59 @@ def validate_files(
         else:
             results.append((shown, schemas.check(protocol, name, payload)))
     return results
+
+
+FIXTURE_KINDS = ("valid", "invalid")
+MESSAGE_PREFIX = "message"
+
+
+def fixture_definition(path: Path) -> str | None:
+    """The definition a fixture file is a payload of; None for a whole JSON-RPC message.
+
+    The first dot-separated part of the name says it: `SessionUpdate.empty-list.json`
+    is a `SessionUpdate`, `message.session-update.json` a JSON-RPC message.
+    """
+    head = path.name.split(".", 1)[0]
+    return None if head == MESSAGE_PREFIX else head
+
+
+def check_fixtures(root: Path, schemas: SchemaSet) -> list[Finding]:
+    """Each fixture in schema/examples/<version>/<kind>/ must be classified as its folder says."""
+    findings: list[Finding] = []
+    for protocol in PROTOCOLS:
+        for kind in FIXTURE_KINDS:
+            folder = root / "schema" / "examples" / protocol / kind
+            for path in sorted(folder.glob("*.json")):
+                shown = path.relative_to(root).as_posix()
+                findings.extend(_check_fixture(path, shown, protocol, kind, schemas))
+    return findings
+
+
+def _check_fixture(
+    path: Path, shown: str, protocol: Protocol, kind: str, schemas: SchemaSet
+) -> list[Finding]:
+    def finding(message: str, line: int = 1, col: int = 1) -> list[Finding]:
+        return [Finding(shown, line, col, "fixtures", message)]
+
+    try:
+        payload = load_json(path, shown)
+    except UsageError as exc:
+        return finding(str(exc).removeprefix(f"{shown}: "))
+    definition = fixture_definition(path)
+    try:
+        if definition is None:
+            outcome = schemas.check_message(protocol, payload)
+        elif not schemas.has(protocol, definition):
+            return finding(f"unknown definition {definition!r} in ACP {protocol}")
+        else:
+            outcome = schemas.check(protocol, definition, payload)
+    except DispatchError as exc:
+        return finding(f"[{protocol} JSON-RPC] {exc}")
+    if kind == "valid" and not outcome.valid:
+        return [
+            Finding(shown, 1, 1, "fixtures", f"{outcome.label()} {problem}")
+            for problem in outcome.problems
+        ]
+    if kind == "invalid" and outcome.valid:
+        return finding(f"{outcome.label()} is in invalid/ but validates")
+    return []

@@ -14,6 +14,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from acp_docs.discriminate import discriminate
 from acp_docs.errors import UsageError
 from acp_docs.schema import fragments, merge
 from acp_docs.schema.source import PROTOCOLS, Protocol
@@ -82,6 +83,8 @@ def _relevant(error: ValidationError) -> list[ValidationError]:
 
 
 def _message(error: ValidationError) -> str:
+    if error.validator == "enum" and error.path and len(error.validator_value) > 4:
+        return f"{error.instance!r} is not a known {error.path[-1]} value"
     if error.validator in ("oneOf", "anyOf") and isinstance(error.instance, dict):
         tag = error.instance.get("sessionUpdate")
         if tag is not None:
@@ -95,6 +98,7 @@ class SchemaSet:
 
     schemas: dict[Protocol, dict[str, Any]]
     _validators: dict[tuple[Protocol, str], Draft202012Validator] = field(default_factory=dict)
+    _dispatched: dict[Protocol, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def from_repo(cls, root: Path) -> SchemaSet:
@@ -103,7 +107,7 @@ class SchemaSet:
         for protocol in PROTOCOLS:
             base = merge.load_base(root, protocol)
             fragment = fragments.load(root / "schema", protocol, root)
-            schemas[protocol] = merge.merge(base, fragment, protocol)
+            schemas[protocol] = merge.merge(base, fragment, protocol, meta_check=False)
         return cls(schemas)
 
     def definitions(self, protocol: Protocol) -> dict[str, Any]:
@@ -120,10 +124,11 @@ class SchemaSet:
         if key not in self._validators:
             if not self.has(protocol, name):
                 raise UsageError(f"unknown definition {name!r} in ACP {protocol}")
-            schema = self.schemas[protocol]
+            if protocol not in self._dispatched:
+                self._dispatched[protocol] = discriminate(self.schemas[protocol]["$defs"])
             root = {
-                "$schema": schema.get("$schema"),
-                "$defs": schema["$defs"],
+                "$schema": self.schemas[protocol].get("$schema"),
+                "$defs": self._dispatched[protocol],
                 "$ref": f"#/$defs/{name}",
             }
             self._validators[key] = Draft202012Validator(root)

@@ -1,0 +1,78 @@
+"""The validation-only union rewrite gives the same verdict as the merged schema itself."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from acp_docs.discriminate import discriminate
+from acp_docs.payloads import fixture_definition
+
+from conftest import ROOT
+
+NOTIFICATION = {"v1": "SessionNotification", "v2": "UpdateSessionNotification"}
+
+
+def _mutations(payload: Any) -> list[Any]:
+    """The payload, and variants that move it across union branches and error cases."""
+    out = [payload, [], "text", None, {}]
+    if isinstance(payload, dict):
+        for key in payload:
+            dropped = copy.deepcopy(payload)
+            del dropped[key]
+            out.append(dropped)
+        if "sessionUpdate" in payload:
+            for tag in ("agent_message_chunk", "plan", "notice", "bogus", "_x", 7):
+                out.append({**payload, "sessionUpdate": tag})
+    return out
+
+
+def _cases(protocol: str) -> list[tuple[str, Any]]:
+    cases = []
+    for path in sorted((ROOT / "schema" / "examples" / protocol).rglob("*.json")):
+        name = fixture_definition(path)
+        payload = json.loads(path.read_text())
+        if name is None:
+            name, payload = NOTIFICATION[protocol], payload["params"]
+        for variant in _mutations(payload):
+            cases.append((name, variant))
+            if name == "SessionUpdate":
+                cases.append((NOTIFICATION[protocol], {"sessionId": "s", "update": variant}))
+    chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "hi"}}
+    if protocol == "v2":
+        chunk["messageId"] = "m1"
+    for variant in _mutations(chunk):
+        cases.append(("SessionUpdate", variant))
+    return cases
+
+
+@pytest.mark.parametrize("protocol", ["v1", "v2"])
+def test_rewritten_unions_agree_with_the_merged_schema(schemas, protocol: str) -> None:
+    defs = schemas.definitions(protocol)
+    rewritten = discriminate(defs)
+    assert rewritten != defs, "nothing was rewritten"
+    cases = _cases(protocol)
+    assert len(cases) > 100
+    valid = 0
+    for name, payload in cases:
+        plain = Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{name}"})
+        fast = Draft202012Validator({"$defs": rewritten, "$ref": f"#/$defs/{name}"})
+        assert plain.is_valid(payload) == fast.is_valid(payload), (name, payload)
+        valid += plain.is_valid(payload)
+    assert 0 < valid < len(cases)
+
+
+def test_non_discriminated_unions_are_left_alone() -> None:
+    schema = {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}
+    assert discriminate(schema) == schema
+    duplicated = {
+        "oneOf": [
+            {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+            {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+        ]
+    }
+    assert discriminate(duplicated) == duplicated

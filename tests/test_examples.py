@@ -1,0 +1,211 @@
+"""Example blocks in Markdown: extraction, declarations, findings, and the strict build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from acp_docs.examples import check_text
+from acp_docs.markdown import code_blocks
+from acp_docs.payloads import check_fixtures, fixture_definition
+
+from conftest import ROOT, replace_in, run
+
+TABBED = """\
+# Page
+
+=== "v1"
+
+    ```json title="SessionUpdate (v1)"
+    { "sessionUpdate": "prompt_suggestions", "suggestions": [{ "text": "ok" }] }
+    ```
+
+=== "v2"
+
+    ```json title="SessionUpdate (v2)"
+    { "sessionUpdate": "prompt_suggestions", "suggestions": [{ "text": "" }] }
+    ```
+"""
+
+
+def _messages(text: str, schemas) -> list[str]:
+    return [f"{f.line}:{f.col}: {f.message}" for f in check_text(text, "page.md", schemas).findings]
+
+
+def test_invalid_payload_inside_a_content_tab_is_reported_at_its_own_line(schemas) -> None:
+    assert _messages(TABBED, schemas) == [
+        "11:5: [v2 SessionUpdate] /suggestions/0/text: '' should be non-empty"
+    ]
+
+
+def test_blocks_inside_admonitions_and_nested_tabs_are_found() -> None:
+    text = (
+        '!!! note "Example"\n\n    === "Tab"\n\n        ```json title="PromptSuggestion (v1)"\n'
+        '        { "text": "x" }\n        ```\n'
+    )
+    (block,) = code_blocks(text)
+    assert (block.line, block.col, block.content) == (5, 9, '{ "text": "x" }')
+    assert block.title == "PromptSuggestion (v1)"
+
+
+def test_malformed_json_is_reported_with_its_line_and_column(schemas) -> None:
+    text = 'Intro\n\n```json title="SessionUpdate (v1)"\n{\n  "sessionUpdate": prompt\n}\n```\n'
+    assert _messages(text, schemas) == ["5:20: malformed JSON: Expecting value"]
+
+
+def test_undeclared_block_and_passing_counter_example_are_reported(schemas) -> None:
+    text = (
+        '```json\n{ "a": 1 }\n```\n\n'
+        '```json title="Invalid SessionUpdate (v1, v2): not really invalid"\n'
+        '{ "sessionUpdate": "prompt_suggestions", "suggestions": [] }\n```\n'
+    )
+    messages = _messages(text, schemas)
+    assert messages[0].startswith("1:1: undeclared JSON block")
+    assert messages[1].startswith("5:1: [v1 SessionUpdate] counter-example validates")
+    assert messages[2].startswith("5:1: [v2 SessionUpdate] counter-example validates")
+    assert len(messages) == 3
+
+
+def test_counter_example_must_say_why_and_titles_must_declare(schemas) -> None:
+    text = (
+        '```json title="Invalid SessionUpdate (v1)"\n{}\n```\n\n'
+        '```json title="An example"\n{}\n```\n'
+    )
+    messages = _messages(text, schemas)
+    assert "must say why it fails" in messages[0]
+    assert "is not a declaration" in messages[1]
+
+
+def test_unknown_definition_and_unknown_method_are_reported(schemas) -> None:
+    text = (
+        '```json title="SessionUpdat (v1)"\n{}\n```\n\n'
+        '```json title="JSON-RPC session/updates (v2)"\n'
+        '{ "jsonrpc": "2.0", "method": "session/updates", "params": {} }\n```\n'
+    )
+    messages = _messages(text, schemas)
+    assert "unknown definition 'SessionUpdat'" in messages[0]
+    assert "no ACP v2 notification has method 'session/updates'" in messages[1]
+
+
+def test_messages_are_dispatched_by_method_not_the_lax_root(schemas) -> None:
+    text = (
+        '```json title="JSON-RPC session/update (v1)"\n'
+        '{"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s",'
+        ' "update": {"sessionUpdate": "prompt_suggestions", "suggestions": [{"text": ""}]}}}\n```\n'
+    )
+    assert _messages(text, schemas) == [
+        "1:1: [v1 SessionNotification] /params/update/suggestions/0/text: '' should be non-empty"
+    ]
+
+
+def test_not_a_payload_blocks_are_counted_not_checked(schemas) -> None:
+    report = check_text('```json title="Not a payload: sketch"\n{ ... }\n```\n', "p.md", schemas)
+    assert report.findings == []
+    assert report.not_payloads == 1
+
+
+def test_crlf_and_byte_order_mark_files(schemas, tmp_path: Path) -> None:
+    from acp_docs.examples import check_files
+
+    path = tmp_path / "page.md"
+    path.write_bytes(b"\xef\xbb\xbf" + TABBED.replace("\n", "\r\n").encode())
+    report = check_files(tmp_path, [path], schemas)
+    assert [(f.line, f.col) for f in report.findings] == [(11, 5)]
+
+
+def test_front_matter_is_skipped_and_lines_stay_the_file_lines(schemas) -> None:
+    text = '---\ntitle: x\n---\n\n```json title="PromptSuggestion (v1)"\n{"text": 1}\n```\n'
+    assert _messages(text, schemas) == [
+        "5:1: [v1 PromptSuggestion] /text: 1 is not of type 'string'"
+    ]
+
+
+def test_every_repository_example_is_checked_and_clean() -> None:
+    result = run(["acp-docs", "examples"])
+    assert result.returncode == 0, result.stdout
+    summary = result.stdout.strip().splitlines()[-1]
+    assert "payload checks v1:" in summary
+    v1 = int(summary.split("v1: ")[1].split(",")[0])
+    v2 = int(summary.split("v2: ")[1].split(";")[0])
+    assert v1 >= 10 and v2 >= 8
+
+
+def test_examples_command_reports_a_planted_problem(repo_copy: Path) -> None:
+    replace_in(
+        repo_copy / "rfds" / "prompt-suggestions.md",
+        '{ "text": "Add a regression test for the parser fix" }\n          ]\n        }\n'
+        '      }\n    }\n    ```\n\n=== "v2"',
+        '{ "text": "" }\n          ]\n        }\n      }\n    }\n    ```\n\n=== "v2"',
+    )
+    result = run(["acp-docs", "examples"], cwd=repo_copy)
+    assert result.returncode == 1
+    line = next(ln for ln in result.stdout.splitlines() if ln.startswith("rfds/"))
+    path, number, col, rest = line.split(":", 3)
+    assert (path, col) == ("rfds/prompt-suggestions.md", "5")
+    source = (repo_copy / path).read_text().splitlines()
+    assert (
+        source[int(number) - 1].strip().startswith('```json title="JSON-RPC session/update (v1)"')
+    )
+    assert (
+        "[v1 SessionNotification] /params/update/suggestions/1/text: '' should be non-empty" in rest
+    )
+
+
+def test_examples_command_github_annotations(repo_copy: Path) -> None:
+    page = repo_copy / "docs" / "index.md"
+    replace_in(page, '"suggestions": [{ "text": "Run', '"suggestions": [{ "txt": "Run')
+    result = run(["acp-docs", "examples", "docs"], cwd=repo_copy, env={"GITHUB_ACTIONS": "true"})
+    assert result.returncode == 1
+    assert "::error file=docs/index.md,line=" in result.stdout
+
+
+def test_strict_build_fails_on_a_planted_invalid_example(repo_copy: Path) -> None:
+    replace_in(
+        repo_copy / "docs" / "protocol" / "prompt-suggestions.md",
+        '{ "sessionUpdate": "prompt_suggestions", "suggestions": [] }',
+        '{ "sessionUpdate": "prompt_suggestions", "suggestions": {} }',
+    )
+    result = run(
+        ["mkdocs", "build", "--strict", "--site-dir", str(repo_copy / "site")], cwd=repo_copy
+    )
+    assert result.returncode == 1
+    assert "docs/protocol/prompt-suggestions.md:" in result.stderr
+    assert "[v1 SessionUpdate] /suggestions: {} is not of type 'array'" in result.stderr
+
+
+@pytest.mark.parametrize("protocol", ["v1", "v2"])
+def test_every_fixture_is_classified_as_its_folder_says(schemas, protocol: str) -> None:
+    folder = ROOT / "schema" / "examples" / protocol
+    valid = sorted((folder / "valid").glob("*.json"))
+    invalid = sorted((folder / "invalid").glob("*.json"))
+    assert len(valid) >= 6 and len(invalid) >= 8
+    assert check_fixtures(ROOT, schemas) == []
+    for path in invalid:
+        from acp_docs.textfile import load_json
+
+        definition = fixture_definition(path)
+        payload = load_json(path)
+        outcome = (
+            schemas.check_message(protocol, payload)
+            if definition is None
+            else schemas.check(protocol, definition, payload)
+        )
+        assert not outcome.valid, path.name
+
+
+def test_a_misfiled_fixture_is_a_finding(schemas, repo_copy: Path) -> None:
+    folder = repo_copy / "schema" / "examples" / "v2"
+    (folder / "valid" / "SessionUpdate.empty-text.json").write_bytes(
+        (folder / "invalid" / "SessionUpdate.empty-text.json").read_bytes()
+    )
+    findings = check_fixtures(repo_copy, schemas)
+    assert [f.path for f in findings] == ["schema/examples/v2/valid/SessionUpdate.empty-text.json"]
+
+
+def test_fixtures_are_published_and_listed(built_site: Path) -> None:
+    page = (built_site / "schema" / "fixtures" / "index.html").read_text()
+    assert "SessionUpdate.empty-text.json" in page
+    assert (
+        built_site / "schema" / "examples" / "v1" / "invalid" / "SessionUpdate.empty-text.json"
+    ).is_file()
