@@ -78,3 +78,19 @@ def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def require_tool(command: str, what: str) -> None:
+    """Skip when `command` is missing, except under CI=true, where the test fails instead."""
+    if shutil.which(command) is not None:
+        return
+    message = f"{what} is not installed ({command} not on PATH): run `make setup`"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture
+def aspell() -> None:
+    """The test needs Aspell."""
+    require_tool("aspell", "Aspell")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -118,6 +119,61 @@ def cmd_examples(args: argparse.Namespace) -> int:
     return FOUND if report.findings else OK
 
 
+def _report_findings(findings: Sequence[Finding], what: str) -> int:
+    _print_findings(findings)
+    print(f"{what}: {len(findings)} problem(s)")
+    return FOUND if findings else OK
+
+
+def cmd_rfds(args: argparse.Namespace) -> int:
+    """Lint every RFD: front matter, sections, FAQ, history, navigation."""
+    from acp_docs import rfds
+
+    repo = Repo.load()
+    count = len(rfds.rfd_files(repo))
+    return _report_findings(rfds.lint(repo), f"{count} RFD(s) linted")
+
+
+def cmd_spell(args: argparse.Namespace) -> int:
+    """Spell-check the prose with pyspelling and Aspell."""
+    from acp_docs import spell
+
+    return _report_findings(spell.check(Repo.load()), "spelling")
+
+
+def cmd_format(args: argparse.Namespace) -> int:
+    """Check (--check) or apply Prettier formatting."""
+    from acp_docs import prettier
+
+    repo = Repo.load()
+    if not args.check:
+        return OK if prettier.write(repo) == 0 else FOUND
+    return _report_findings(prettier.check(repo), "formatting")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Run every check side by side and print one summary."""
+    from acp_docs import check
+    from acp_docs.report import summary
+
+    repo = Repo.load()
+    names = [n for n in (args.only or check.CHECKS) if n not in (args.skip or [])]
+    start = time.perf_counter()
+    results = check.run(repo, names)
+    _print_findings(check.unique_findings(results))
+    print(f"acp-docs check: {len(results)} check(s) in {time.perf_counter() - start:.2f}s")
+    for line in summary(results):
+        print(line)
+    for result in results:
+        if result.error is not None:
+            print(f"acp-docs: error: {result.name}: {result.error}", file=sys.stderr)
+    if any(r.status == "error" for r in results):
+        return USAGE
+    failed = [r.name for r in results if r.status == "failed"]
+    print(f"failed: {', '.join(failed)}" if failed else "all checks passed")
+    return FOUND if failed else OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(
@@ -154,6 +210,21 @@ def build_parser() -> argparse.ArgumentParser:
     examples = sub.add_parser("examples", help="check every declared JSON block of the docs")
     examples.add_argument("paths", nargs="*", type=Path, metavar="PATH")
     examples.set_defaults(func=cmd_examples)
+
+    sub.add_parser("rfds", help="lint every RFD and the navigation").set_defaults(func=cmd_rfds)
+    sub.add_parser("spell", help="spell-check the prose (pyspelling, Aspell)").set_defaults(
+        func=cmd_spell
+    )
+    fmt = sub.add_parser("format", help="format with Prettier (--check: only check)")
+    fmt.add_argument("--check", action="store_true", help="report, do not rewrite")
+    fmt.set_defaults(func=cmd_format)
+
+    from acp_docs.check import CHECKS
+
+    every = sub.add_parser("check", help="run every check CI runs, side by side")
+    every.add_argument("--only", nargs="+", choices=list(CHECKS), metavar="CHECK")
+    every.add_argument("--skip", nargs="+", choices=list(CHECKS), metavar="CHECK")
+    every.set_defaults(func=cmd_check)
     return parser
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from acp_docs import jsonfmt
 from acp_docs.errors import UsageError
 from acp_docs.schema import source
 from acp_docs.schema.source import PROTOCOLS, Protocol
@@ -50,8 +50,8 @@ def build(protocol: Protocol) -> dict[str, Any]:
 
 
 def render(protocol: Protocol) -> str:
-    """The fragment as committed: two-space JSON, key order kept, a final newline."""
-    return json.dumps(build(protocol), indent=2, ensure_ascii=False) + "\n"
+    """The fragment as committed: Prettier-formatted JSON, key order kept."""
+    return jsonfmt.dumps(build(protocol))
 
 
 def generate(schema_dir: Path) -> list[Path]:

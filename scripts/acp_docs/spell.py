@@ -1,0 +1,174 @@
+"""Spelling: pyspelling with Aspell over the prose readers see, its output as findings.
+
+The committed `.pyspelling.yml` is run from a temporary copy whose compiled
+dictionary goes to a temporary folder, so a check writes nothing in the
+repository. Its Markdown extensions must be those of mkdocs.yml.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from acp_docs.errors import UsageError
+from acp_docs.findings import Finding
+from acp_docs.markdown import code_blocks, front_matter_end
+from acp_docs.repo import Repo
+from acp_docs.textfile import UnreadableFile, read_text
+
+CHECK = "spell"
+CONFIG = ".pyspelling.yml"
+WORDLIST = ".wordlist.txt"
+INSTALL_HINT = (
+    "Aspell is not installed: run `make setup` as root on Debian, or install it yourself"
+    " (Debian/Ubuntu: `apt-get install aspell aspell-en`; macOS: `brew install aspell`)"
+)
+
+
+def _load_config(repo: Repo) -> dict[str, Any]:
+    text = read_text(repo.root / CONFIG, CONFIG)
+    try:
+        config = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{CONFIG}: malformed YAML: {exc}") from None
+    if not isinstance(config, dict) or not isinstance(config.get("matrix"), list):
+        raise UsageError(f"{CONFIG}:1:1: expected a `matrix` list")
+    return config
+
+
+def _markdown_extensions(task: dict[str, Any]) -> list[Any] | None:
+    for step in task.get("pipeline") or []:
+        if isinstance(step, dict) and "pyspelling.filters.markdown" in step:
+            return (step["pyspelling.filters.markdown"] or {}).get("markdown_extensions")
+    return None
+
+
+def _normalise_extensions(items: list[Any] | None) -> list[tuple[str, Any]]:
+    out = []
+    for item in items or []:
+        if isinstance(item, dict):
+            for name, options in item.items():
+                out.append((name, options or {}))
+        else:
+            out.append((str(item), {}))
+    return out
+
+
+def config_findings(repo: Repo, config: dict[str, Any]) -> list[Finding]:
+    """The spelling set-up's own problems: drifted extensions, an unsorted word list."""
+    findings: list[Finding] = []
+    expected = _normalise_extensions(repo.config.get("markdown_extensions"))
+    for task in config["matrix"]:
+        actual = _normalise_extensions(_markdown_extensions(task))
+        if actual != expected:
+            line = _line_of(repo.root / CONFIG, "markdown_extensions:")
+            findings.append(
+                Finding(
+                    CONFIG,
+                    line,
+                    1,
+                    CHECK,
+                    f"task {task.get('name')!r}: markdown_extensions differ from mkdocs.yml;"
+                    " copy them so tabs and admonitions are checked as readers see them",
+                )
+            )
+    wordlist = repo.root / WORDLIST
+    if wordlist.is_file():
+        words = [w for w in read_text(wordlist, WORDLIST).split("\n") if w]
+        if words != sorted(set(words)):
+            findings.append(
+                Finding(WORDLIST, 1, 1, CHECK, "word list is not sorted or has duplicates")
+            )
+    return findings
+
+
+def _line_of(path: Path, needle: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+        if needle in line:
+            return number
+    return 1
+
+
+_CONTEXT = re.compile(r"^<[^>]+> (?P<path>.+?): \S+$")
+
+
+def parse_output(output: str) -> list[tuple[str, str]]:
+    """(path, word) for every misspelling in pyspelling's output, in order."""
+    found: list[tuple[str, str]] = []
+    path: str | None = None
+    in_words = False
+    for line in output.splitlines():
+        context = _CONTEXT.match(line)
+        if context:
+            path, in_words = context["path"], False
+            continue
+        if line.startswith("-" * 20):
+            in_words = not in_words if path else False
+            continue
+        if in_words and path and line.strip():
+            found.append((path, line.strip()))
+    return found
+
+
+def _prose_lines(text: str) -> dict[int, str]:
+    lines = text.split("\n")
+    hidden = set(range(1, front_matter_end(lines) + 1))
+    for block in code_blocks(text):
+        hidden.update(range(block.line, block.end_line + 1))
+    return {n: line for n, line in enumerate(lines, start=1) if n not in hidden}
+
+
+def locate(text: str, word: str) -> tuple[int, int]:
+    """The first line and column where `word` stands in prose (outside code)."""
+    pattern = re.compile(rf"(?<![\w'-]){re.escape(word)}(?![\w])")
+    for number, line in _prose_lines(text).items():
+        visible = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), line)
+        visible = re.sub(r"https?://\S+", lambda m: " " * len(m.group(0)), visible)
+        match = pattern.search(visible)
+        if match:
+            return number, match.start() + 1
+    return 1, 1
+
+
+def check(repo: Repo) -> list[Finding]:
+    """Every misspelt word of the prose, as findings; a UsageError without Aspell."""
+    if shutil.which("aspell") is None:
+        raise UsageError(INSTALL_HINT)
+    config = _load_config(repo)
+    findings = config_findings(repo, config)
+    with tempfile.TemporaryDirectory(prefix="acp-docs-spell-") as tmp:
+        for index, task in enumerate(config["matrix"]):
+            dictionary = task.setdefault("dictionary", {})
+            dictionary["output"] = str(Path(tmp) / f"task-{index}.dic")
+        temp_config = Path(tmp) / "pyspelling.yml"
+        temp_config.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+        result = subprocess.run(
+            [sys.executable, "-m", "pyspelling", "-c", str(temp_config)],
+            cwd=repo.root,
+            capture_output=True,
+            text=True,
+        )
+    if result.returncode not in (0, 1) or "Traceback" in result.stderr:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-1:]
+        raise UsageError(f"pyspelling could not run: {' '.join(tail)}")
+    texts: dict[str, str] = {}
+    for path, word in parse_output(result.stdout):
+        if path not in texts:
+            try:
+                texts[path] = read_text(repo.root / path, path)
+            except UnreadableFile:
+                texts[path] = ""
+        line, col = locate(texts[path], word)
+        findings.append(
+            Finding(
+                path, line, col, CHECK, f"unknown word {word!r}: fix it or add it to {WORDLIST}"
+            )
+        )
+    return findings
