@@ -16,6 +16,7 @@ from pathlib import Path
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
+from acp_docs.textfile import strip_ansi
 
 CHECK = "build"
 _LEVEL = re.compile(r"^(?:WARNING|ERROR)\s+-\s+(?P<message>.*)$")
@@ -60,7 +61,7 @@ def finding_of(repo: Repo, message: str) -> Finding:
 def parse_log(repo: Repo, log: str) -> list[Finding]:
     """Every WARNING or ERROR line of a build log, as findings."""
     findings = []
-    for line in log.splitlines():
+    for line in strip_ansi(log).splitlines():
         match = _LEVEL.match(line.strip())
         if match and not match["message"].startswith("Aborted with"):
             findings.append(finding_of(repo, match["message"].strip()))
@@ -71,7 +72,7 @@ def check(repo: Repo) -> list[Finding]:
     """Build strictly into a temporary folder; warnings are findings; nothing is written here."""
     mkdocs = Path(sys.executable).parent / "mkdocs"
     command = [str(mkdocs)] if mkdocs.exists() else [sys.executable, "-m", "mkdocs"]
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NO_COLOR": "1"}
     with tempfile.TemporaryDirectory(prefix="acp-docs-site-") as site:
         result = subprocess.run(
             [*command, "build", "--strict", "--site-dir", site],

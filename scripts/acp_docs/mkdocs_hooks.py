@@ -99,6 +99,8 @@ def _expand(match: re.Match[str], page: Any) -> str:
         return reference.render(fragments.load(repo.schema_dir, args[0], repo.root), args[0])
     if name == "fixtures":
         return site.fixture_list(repo.root, src)
+    if name == "composer-demo":
+        return site.composer_demo(repo.root)
     log.warning(f"{src}: unknown marker acp-docs:{name}")
     return match.group(0)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,8 +11,14 @@ from pathlib import Path
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
+from acp_docs.textfile import strip_ansi
 
 CHECK = "format"
+_PLAIN = {"NO_COLOR": "1", "FORCE_COLOR": "0"}
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, **_PLAIN}
 
 
 def _prettier(repo: Repo) -> Path:
@@ -26,6 +33,7 @@ def _first_difference(repo: Repo, binary: Path, rel: str) -> int:
     result = subprocess.run(
         [str(binary), "--stdin-filepath", rel],
         cwd=repo.root,
+        env=_env(),
         input=original,
         capture_output=True,
         text=True,
@@ -43,10 +51,14 @@ def check(repo: Repo) -> list[Finding]:
     """Run `npm run format:check`; each file Prettier would change, at its first changed line."""
     binary = _prettier(repo)
     result = subprocess.run(
-        ["npm", "run", "--silent", "format:check"], cwd=repo.root, capture_output=True, text=True
+        ["npm", "run", "--silent", "format:check"],
+        cwd=repo.root,
+        env=_env(),
+        capture_output=True,
+        text=True,
     )
     findings = []
-    for line in (result.stdout + result.stderr).splitlines():
+    for line in strip_ansi(result.stdout + result.stderr).splitlines():
         if not line.startswith("[warn] ") or line.startswith("[warn] Code style issues"):
             continue
         rel = line.removeprefix("[warn] ").strip()

@@ -26,7 +26,21 @@ def find_root(start: Path | None = None) -> Path:
 
 
 class _IgnoreTagsLoader(yaml.SafeLoader):
-    """A safe loader that reads `!!python/...` and `!ENV` tags as plain values."""
+    """A safe loader: `!ENV` resolves as MkDocs does, other tags read as plain values."""
+
+
+def _construct_env(loader: yaml.Loader, node: yaml.Node) -> Any:
+    import os
+
+    names = (
+        loader.construct_sequence(node)
+        if isinstance(node, yaml.SequenceNode)
+        else [loader.construct_scalar(node)]
+    )
+    for name in names[:-1] if len(names) > 1 else names:
+        if str(name) in os.environ:
+            return os.environ[str(name)]
+    return names[-1] if len(names) > 1 else None
 
 
 def _construct_any(loader: yaml.Loader, suffix: str, node: yaml.Node) -> Any:
@@ -37,6 +51,7 @@ def _construct_any(loader: yaml.Loader, suffix: str, node: yaml.Node) -> Any:
     return loader.construct_mapping(node)
 
 
+_IgnoreTagsLoader.add_constructor("!ENV", _construct_env)
 _IgnoreTagsLoader.add_multi_constructor("", _construct_any)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,3 +86,27 @@ def fixture_list(root: Path, from_page: str) -> str:
                 out.append(f"- [`{path.name}`]({prefix}{rel})")
             out.append("")
     return "\n".join(out)
+
+
+DEMO_EXAMPLES = (
+    ("one", "Offer one suggestion", "SessionUpdate.one-suggestion.json"),
+    ("several", "Offer three suggestions", "SessionUpdate.several-suggestions.json"),
+    ("empty", "Withdraw them (empty list)", "SessionUpdate.empty-list.json"),
+)
+"""The demo's Agent buttons: validated v1 and v2 fixtures, so the demo shows real payloads."""
+
+
+def composer_demo(root: Path) -> str:
+    """The HTML root of the composer demo, carrying the example updates it sends."""
+    examples = []
+    for name, label, file in DEMO_EXAMPLES:
+        update = json.loads((root / "schema" / "examples" / "v1" / "valid" / file).read_text())
+        examples.append({"name": name, "label": label, "update": update})
+    payload = html.escape(json.dumps(examples, ensure_ascii=False), quote=True)
+    title = html.escape("Try it: a composer that follows the Client rules")
+    # The examples ride in an attribute, not a <script>: Material's instant
+    # navigation re-creates (and runs) scripts found in the page content.
+    return (
+        f'<div class="acp-demo" data-acp-demo="prompt-suggestions" role="region"'
+        f' aria-label="{title}" data-acp-demo-examples="{payload}"></div>\n'
+    )

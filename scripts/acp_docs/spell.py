@@ -21,7 +21,7 @@ from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import code_blocks, front_matter_end
 from acp_docs.repo import Repo
-from acp_docs.textfile import UnreadableFile, read_text
+from acp_docs.textfile import UnreadableFile, read_text, strip_ansi
 
 CHECK = "spell"
 CONFIG = ".pyspelling.yml"
@@ -159,7 +159,7 @@ def check(repo: Repo) -> list[Finding]:
         tail = (result.stderr or result.stdout).strip().splitlines()[-1:]
         raise UsageError(f"pyspelling could not run: {' '.join(tail)}")
     texts: dict[str, str] = {}
-    for path, word in parse_output(result.stdout):
+    for path, word in parse_output(strip_ansi(result.stdout)):
         if path not in texts:
             try:
                 texts[path] = read_text(repo.root / path, path)

@@ -1,0 +1,334 @@
+"""The composer demo in headless Chromium: every Client rule of the RFD, as a user meets it."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+from acp_docs.repo import Repo
+
+from conftest import ROOT, require_tool, run
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DEMO = '[data-acp-demo="prompt-suggestions"]'
+RFD_PAGE = "rfds/prompt-suggestions/"
+
+
+def _base_path() -> str:
+    """The path of the published `site_url`: the test site is served under it too."""
+    site_url = Repo.load(ROOT).config.get("site_url") or "/"
+    return urlsplit(site_url).path.rstrip("/") + "/"
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    base = "/"
+
+    def translate_path(self, path: str) -> str:
+        if path.startswith(self.base):
+            path = "/" + path[len(self.base) :]
+        return super().translate_path(path)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site built for, and served at, a loopback URL under the published path.
+
+    Material's instant navigation only follows links its sitemap lists for the
+    current origin, so the site is built with `site_url` set to the test URL.
+    """
+    base = _base_path()
+    out = tmp_path_factory.mktemp("browser-site")
+    handler = type("Handler", (_Handler,), {"base": base})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(out))
+    )
+    url = f"http://127.0.0.1:{server.server_address[1]}{base}"
+    result = run(
+        ["mkdocs", "build", "--strict", "--site-dir", str(out)], env={"ACP_DOCS_SITE_URL": url}
+    )
+    assert result.returncode == 0, result.stderr
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (no browser download)."""
+    require_tool("chromium", "Chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(
+            executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS
+        )
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser, site_url: str):
+    """A fresh page on the RFD, with the demo ready."""
+    context = browser.new_context()
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.goto(site_url + RFD_PAGE)
+    tab.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+    yield tab
+    assert errors == [], errors
+    context.close()
+
+
+def _composer(page):
+    return page.locator(f"{DEMO} textarea").first
+
+
+def _send(page, name: str) -> None:
+    page.locator(f'{DEMO} [data-acp-demo-send="{name}"]').first.click()
+
+
+def _placeholder(page) -> str:
+    return _composer(page).get_attribute("placeholder") or ""
+
+
+def _user_messages(page) -> list[str]:
+    return page.locator(f'{DEMO} [data-role="user"] .acp-demo__text').all_text_contents()
+
+
+SEVERAL = [
+    "Run the test suite and fix what breaks",
+    "Add a regression test for the parser fix",
+    "Explain the change to the parser",
+]
+
+
+def test_first_suggestion_is_ghost_text_and_the_others_follow_in_order(page) -> None:
+    _send(page, "several")
+    composer = _composer(page)
+    assert composer.input_value() == ""
+    assert _placeholder(page) == SEVERAL[0]
+    composer.focus()
+    seen = [_placeholder(page)]
+    for _ in range(3):
+        page.keyboard.press("ArrowDown")
+        seen.append(_placeholder(page))
+    assert seen == [*SEVERAL, SEVERAL[0]]
+    page.keyboard.press("ArrowUp")
+    assert _placeholder(page) == SEVERAL[2]
+
+
+def test_tab_accepts_without_sending_and_enter_sends_the_edited_prompt(page) -> None:
+    before = _user_messages(page)
+    _send(page, "one")
+    composer = _composer(page)
+    composer.focus()
+    page.keyboard.press("Tab")
+    assert composer.input_value() == SEVERAL[0]
+    assert _user_messages(page) == before, "accepting must not send"
+    assert composer.evaluate("el => el === document.activeElement")
+    page.keyboard.type(" in CI")
+    assert _user_messages(page) == before
+    page.keyboard.press("Enter")
+    assert _user_messages(page) == [*before, SEVERAL[0] + " in CI"]
+    assert composer.input_value() == ""
+
+
+def test_escape_drops_the_offer(page) -> None:
+    _send(page, "one")
+    _composer(page).focus()
+    page.keyboard.press("Escape")
+    assert _placeholder(page) != SEVERAL[0]
+    page.keyboard.press("Tab")
+    assert _composer(page).input_value() == ""
+
+
+def test_the_first_keystroke_drops_the_offer(page) -> None:
+    _send(page, "several")
+    _composer(page).focus()
+    page.keyboard.type("S")
+    page.keyboard.press("Backspace")
+    assert _composer(page).input_value() == ""
+    assert _placeholder(page) not in SEVERAL
+
+
+def test_a_new_update_replaces_the_set_and_an_empty_list_withdraws_it(page) -> None:
+    _send(page, "several")
+    _composer(page).focus()
+    page.keyboard.press("ArrowDown")
+    _send(page, "one")
+    assert _placeholder(page) == SEVERAL[0]
+    _composer(page).focus()
+    page.keyboard.press("ArrowDown")
+    assert _placeholder(page) == SEVERAL[0], "the old set must be gone, not merged"
+    _send(page, "empty")
+    assert _placeholder(page) not in SEVERAL
+    assert page.locator(f"{DEMO} [data-acp-demo-status]").text_content() == (
+        "The Agent withdrew its suggestions."
+    )
+
+
+def test_a_suggestion_from_before_the_latest_prompt_is_never_shown(page) -> None:
+    page.locator(f"{DEMO} [data-acp-demo-delay]").first.check()
+    _send(page, "one")
+    composer = _composer(page)
+    composer.focus()
+    page.keyboard.type("Ship it")
+    page.keyboard.press("Enter")
+    panel = f"document.querySelector('{DEMO} .acp-demo__panel').textContent"
+    page.wait_for_function(f"{panel}.includes('prompt_suggestions')")
+    assert _placeholder(page) not in SEVERAL
+    page.keyboard.press("Tab")
+    assert composer.input_value() == ""
+    assert "Dropped" in page.locator(f"{DEMO} [data-acp-demo-status]").text_content()
+
+
+def test_reloading_the_session_replays_history_but_no_suggestion(page) -> None:
+    _send(page, "one")
+    page.locator(f'{DEMO} [data-acp-demo-action="reload"]').first.click()
+    assert _placeholder(page) not in SEVERAL
+    panel = page.locator(f"{DEMO} .acp-demo__panel").first.text_content()
+    assert "replayed 2 messages and no suggestion" in panel
+    assert _user_messages(page) == ["Fix the failing parser test"]
+
+
+def test_a_turn_without_suggestion_leaves_the_composer_usable(page) -> None:
+    page.locator(f'{DEMO} [data-acp-demo-action="end-turn"]').first.click()
+    _composer(page).focus()
+    page.keyboard.type("Next step")
+    page.keyboard.press("Enter")
+    assert _user_messages(page)[-1] == "Next step"
+
+
+def test_suggestion_text_is_inserted_as_text_never_as_html(page) -> None:
+    attack = '<img src=x onerror="window.__xss = 1"><b>bold</b>'
+    page.evaluate(
+        """([selector, text]) => document.querySelector(selector).acpDemo.receive(
+            {sessionUpdate: "prompt_suggestions", suggestions: [{text}]})""",
+        [DEMO, attack],
+    )
+    assert _placeholder(page) == attack
+    _composer(page).focus()
+    page.keyboard.press("Tab")
+    assert _composer(page).input_value() == attack
+    page.keyboard.press("Enter")
+    assert _user_messages(page)[-1] == attack
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__xss") is None
+    assert page.locator(f"{DEMO} img, {DEMO} b").count() == 0
+    assert json.dumps(attack) in page.locator(f"{DEMO} .acp-demo__panel").first.text_content()
+
+
+def test_the_panel_shows_the_last_update_received(page) -> None:
+    _send(page, "empty")
+    panel = page.locator(f"{DEMO} .acp-demo__panel").first.text_content()
+    assert '"sessionUpdate": "prompt_suggestions"' in panel
+    assert '"suggestions": []' in panel
+
+
+def test_keyboard_alone_reaches_every_control_and_tab_is_not_trapped(page) -> None:
+    composer = _composer(page)
+    composer.focus()
+    page.keyboard.press("Tab")
+    assert not composer.evaluate("el => el === document.activeElement"), "Tab was trapped"
+    assert page.evaluate("document.activeElement.dataset.acpDemoSend") == "one"
+    page.keyboard.press("Enter")
+    assert _placeholder(page) == SEVERAL[0]
+
+
+def test_the_offered_suggestion_is_announced(page) -> None:
+    status = page.locator(f"{DEMO} [data-acp-demo-status]").first
+    assert status.get_attribute("aria-live") == "polite"
+    _send(page, "several")
+    assert status.text_content().startswith(f"Suggestion 1 of 3: {SEVERAL[0]}")
+    description = _composer(page).get_attribute("aria-describedby")
+    assert page.locator(f"#{description}").text_content().startswith("When a suggestion")
+
+
+CONTRAST = """(root) => {
+  const parse = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = parse(getComputedStyle(el).backgroundColor);
+      if (c.length < 4 || c[3] > 0) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const ratio = (el, color) => {
+    const bg = background(el);
+    const [r, g, b, a = 1] = parse(color || getComputedStyle(el).color);
+    const fg = [r, g, b].map((v, i) => v * a + bg[i] * (1 - a));
+    const [x, y] = [lum(fg), lum(bg)];
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  };
+  const area = root.querySelector("textarea");
+  const items = [...root.querySelectorAll(".acp-demo__text, button, .acp-demo__status")];
+  const button = root.querySelector("button");
+  button.focus();
+  const focused = ratio(button);
+  button.blur();
+  return {
+    text: Math.min(...items.map((el) => ratio(el))),
+    focused,
+    ghost: ratio(area, getComputedStyle(area, "::placeholder").color),
+  };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_readable_in_both_palettes(browser, site_url: str, scheme: str) -> None:
+    context = browser.new_context(color_scheme=scheme)
+    tab = context.new_page()
+    tab.goto(site_url + RFD_PAGE)
+    expected = "slate" if scheme == "dark" else "default"
+    assert tab.evaluate("document.body.dataset.mdColorScheme") == expected
+    tab.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+    tab.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
+    tab.mouse.move(0, 0)
+    ratios = tab.locator(DEMO).first.evaluate(CONTRAST)
+    assert ratios["text"] >= 4.5, ratios
+    assert ratios["focused"] >= 4.5, ratios
+    assert ratios["ghost"] >= 3, ratios
+    context.close()
+
+
+def test_the_demo_works_after_instant_navigation(browser, site_url: str) -> None:
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.goto(site_url)
+    tab.evaluate("window.__sameDocument = true")
+    tab.locator('.md-content a[href$="rfds/prompt-suggestions/"]').first.click()
+    tab.wait_for_url("**/rfds/prompt-suggestions/")
+    tab.wait_for_function(f"document.querySelector('{DEMO}')?.acpDemo !== undefined")
+    assert tab.evaluate("window.__sameDocument") is True, "instant navigation did not happen"
+    tab.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
+    assert tab.locator(f"{DEMO} textarea").first.get_attribute("placeholder") == SEVERAL[0]
+    context.close()
