@@ -12,7 +12,7 @@ if command -v aspell >/dev/null 2>&1 && ! aspell dicts 2>/dev/null | grep -q '^e
 elif ! command -v aspell >/dev/null 2>&1; then
   missing+=(aspell-en)
 fi
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium fonts-liberation)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
