@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,8 @@ def run(
 ) -> subprocess.CompletedProcess[str]:
     """Run a command of the venv (`acp-docs`, `mkdocs`) and capture its output."""
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
-    full_env.pop("GITHUB_ACTIONS", None) if env is None or "GITHUB_ACTIONS" not in env else None
+    if "GITHUB_ACTIONS" not in (env or {}):
+        full_env.pop("GITHUB_ACTIONS", None)
     command = [str(BIN / args[0]), *args[1:]] if (BIN / args[0]).exists() else args
     return subprocess.run(
         command, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout
@@ -68,9 +68,6 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = run(["mkdocs", "build", "--strict", "--site-dir", str(out)])
     assert result.returncode == 0, result.stderr
     return out
-
-
-Editor = Callable[[Path, str, str], None]
 
 
 def replace_in(path: Path, old: str, new: str) -> None:

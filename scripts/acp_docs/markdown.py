@@ -107,12 +107,18 @@ class Heading:
     line: int
 
 
+def code_lines(text: str) -> set[int]:
+    """The 1-based line numbers that fenced code blocks take, fences included."""
+    lines: set[int] = set()
+    for block in code_blocks(text):
+        lines.update(range(block.line, block.end_line + 1))
+    return lines
+
+
 def headings(text: str) -> list[Heading]:
     """Every `#` heading of `text` that is not inside a fenced code block."""
     lines = text.split("\n")
-    in_code: set[int] = set()
-    for block in code_blocks(text):
-        in_code.update(range(block.line, block.end_line + 1))
+    in_code = code_lines(text)
     found = []
     for number in range(front_matter_end(lines) + 1, len(lines) + 1):
         if number in in_code:

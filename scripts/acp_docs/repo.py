@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,6 @@ class _IgnoreTagsLoader(yaml.SafeLoader):
 
 
 def _construct_env(loader: yaml.Loader, node: yaml.Node) -> Any:
-    import os
-
     names = (
         loader.construct_sequence(node)
         if isinstance(node, yaml.SequenceNode)

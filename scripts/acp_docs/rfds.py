@@ -14,7 +14,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from acp_docs.findings import Finding
-from acp_docs.markdown import Heading, front_matter_end, headings
+from acp_docs.markdown import Heading, code_lines, front_matter_end, headings
 from acp_docs.repo import Repo
 from acp_docs.textfile import UnreadableFile, read_text
 
@@ -45,7 +45,6 @@ STATUSES = {
 NAV_SECTION = "RFDs"
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.md$")
 _DATED = re.compile(r"^\s*[-*]\s+\**(\d{4}-\d{2}-\d{2})\**\b")
-_QUESTION_PARAGRAPH = re.compile(r"^\s*(?:\*\*|__)?(?:Q:|Q\.)?.*\?(?:\*\*|__)?\s*$")
 
 
 @dataclass
@@ -216,7 +215,7 @@ def _lint_faq(rfd: Rfd, heads: list[Heading], faq: Heading, lines: list[str]) ->
         out.append(
             Finding(rfd.shown, faq.line, 1, CHECK, "the FAQ has no question: give each a '###'")
         )
-    in_code = _code_lines(rfd.text)
+    in_code = code_lines(rfd.text)
     for number in span:
         line = lines[number - 1]
         if number in in_code or line.startswith("#") or not line.strip():
@@ -235,15 +234,6 @@ def _lint_faq(rfd: Rfd, heads: list[Heading], faq: Heading, lines: list[str]) ->
                 )
             )
     return out
-
-
-def _code_lines(text: str) -> set[int]:
-    from acp_docs.markdown import code_blocks
-
-    lines: set[int] = set()
-    for block in code_blocks(text):
-        lines.update(range(block.line, block.end_line + 1))
-    return lines
 
 
 def _lint_history(rfd: Rfd, heads: list[Heading], head: Heading, lines: list[str]) -> list[Finding]:

@@ -19,7 +19,7 @@ import yaml
 
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
-from acp_docs.markdown import code_blocks, front_matter_end
+from acp_docs.markdown import code_lines, front_matter_end
 from acp_docs.repo import Repo
 from acp_docs.textfile import UnreadableFile, read_text, strip_ansi
 
@@ -119,9 +119,7 @@ def parse_output(output: str) -> list[tuple[str, str]]:
 
 def _prose_lines(text: str) -> dict[int, str]:
     lines = text.split("\n")
-    hidden = set(range(1, front_matter_end(lines) + 1))
-    for block in code_blocks(text):
-        hidden.update(range(block.line, block.end_line + 1))
+    hidden = set(range(1, front_matter_end(lines) + 1)) | code_lines(text)
     return {n: line for n, line in enumerate(lines, start=1) if n not in hidden}
 
 
