@@ -16,27 +16,13 @@ from pathlib import Path
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
-from acp_docs.textfile import strip_ansi
+from acp_docs.textfile import line_of, strip_ansi
 
 CHECK = "build"
 _LEVEL = re.compile(r"^(?:WARNING|ERROR)\s+-\s+(?P<message>.*)$")
 _LOCATED = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.*)$")
 _DOC_LINK = re.compile(r"^Doc file '(?P<doc>[^']+)' contains a link '(?P<target>[^']+)'")
 _NAV_REF = re.compile(r"^A reference to '(?P<target>[^']+)' is included in the 'nav'")
-
-
-def _line_of(path: Path, needle: str) -> tuple[int, int]:
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
-    except OSError:
-        return 1, 1
-    for number, line in enumerate(lines, start=1):
-        col = line.find(f"({needle})")
-        if col < 0:
-            col = line.find(needle)
-        if col >= 0:
-            return number, col + 1
-    return 1, 1
 
 
 def finding_of(repo: Repo, message: str) -> Finding:
@@ -49,11 +35,11 @@ def finding_of(repo: Repo, message: str) -> Finding:
     link = _DOC_LINK.match(message)
     if link:
         source = repo.source_of(link["doc"])
-        line, col = _line_of(source, link["target"])
+        line, col = line_of(source, f"({link['target']})", link["target"])
         return Finding(repo.relative(source), line, col, CHECK, message)
     nav = _NAV_REF.match(message)
     if nav:
-        line, col = _line_of(repo.root / "mkdocs.yml", nav["target"])
+        line, col = line_of(repo.root / "mkdocs.yml", nav["target"])
         return Finding("mkdocs.yml", line, col, CHECK, message)
     return Finding("mkdocs.yml", 1, 1, CHECK, message)
 

@@ -17,16 +17,7 @@ from acp_docs.validate import SchemaSet
 
 def check_schema(repo: Repo) -> list[Finding]:
     """Fragments that differ from what the source generates."""
-    return [
-        Finding(
-            repo.relative(d.path),
-            d.line,
-            1,
-            "schema",
-            "fragment differs from the source; run `acp-docs schema generate`",
-        )
-        for d in fragments.check(repo.schema_dir, repo.root)
-    ]
+    return [d.finding(repo.root) for d in fragments.check(repo.schema_dir, repo.root)]
 
 
 def check_examples(repo: Repo) -> list[Finding]:

@@ -49,10 +49,7 @@ def cmd_schema_check(args: argparse.Namespace) -> int:
     repo = Repo.load()
     drifts = fragments.check(repo.schema_dir, repo.root)
     for drift in drifts:
-        print(
-            f"{repo.relative(drift.path)}:{drift.line}:1: fragment differs from the source;"
-            " run `acp-docs schema generate`"
-        )
+        _print_findings([drift.finding(repo.root)])
         print(drift.diff.rstrip("\n"))
     if not drifts:
         print("fragments match the source")
@@ -238,8 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):
-        parser.print_help()
-        return OK if argv is not None and not list(argv) else USAGE
+        parser.print_help(sys.stderr)
+        return USAGE
     try:
         return int(args.func(args))
     except UsageError as exc:

@@ -21,9 +21,11 @@ from mkdocs.structure.files import File, Files
 from acp_docs import examples, rfds, site
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
+from acp_docs.payloads import fixture_files
 from acp_docs.repo import Repo
 from acp_docs.report import as_text
 from acp_docs.schema import fragments, reference
+from acp_docs.schema.source import PROTOCOLS
 from acp_docs.validate import SchemaSet
 
 log = logging.getLogger("mkdocs.plugins.acp_docs")
@@ -56,12 +58,9 @@ def on_config(config: Any) -> Any:
         _state.schemas = None
         log.warning(f"acp-docs: cannot build the merged schemas: {exc}")
     for drift in fragments.check(_state.repo.schema_dir, root):
-        log.warning(
-            f"{_state.repo.relative(drift.path)}:{drift.line}:1: fragment differs from the"
-            " source; run `acp-docs schema generate`"
-        )
+        _warn(drift.finding(root))
     _state.rfds = rfds.load_all(_state.repo)
-    for finding in rfds.lint(_state.repo):
+    for finding in rfds.lint(_state.repo, _state.rfds):
         _state.page_findings.setdefault(finding.path, []).append(finding)
     return config
 
@@ -78,13 +77,15 @@ def on_files(files: Files, config: Any) -> Files:
             continue
         files.append(File(src_uri, str(repo.root), site_dir, use_urls))
     if _state.schemas is not None:
-        for download in site.downloads(repo.root):
+        for download in site.merged_downloads(_state.schemas):
             files.append(File.generated(config, download.path, content=download.content))
-    for protocol in ("v1", "v2"):
-        for paths in site.fixture_files(repo.root, protocol).values():
-            for path in paths:
-                rel = path.relative_to(repo.root).as_posix()
-                files.append(File.generated(config, rel, abs_src_path=str(path)))
+    published = [fragments.fragment_path(repo.schema_dir, p) for p in PROTOCOLS]
+    for protocol in PROTOCOLS:
+        for paths in fixture_files(repo.root, protocol).values():
+            published.extend(paths)
+    for path in published:
+        rel = path.relative_to(repo.root).as_posix()
+        files.append(File.generated(config, rel, abs_src_path=str(path)))
     return files
 
 
@@ -113,9 +114,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         for finding in _state.page_findings.get(shown, []):
             _warn(finding)
         if _state.schemas is not None:
-            text = source.read_bytes().decode("utf-8-sig", errors="replace")
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-            for finding in examples.check_text(text, shown, _state.schemas).findings:
+            report = examples.check_files(_state.repo.root, [source], _state.schemas)
+            for finding in report.findings:
                 _warn(finding)
     return _MARKER.sub(lambda m: _expand(m, page), markdown)
 

@@ -64,13 +64,18 @@ def fixture_definition(path: Path) -> str | None:
     return None if head == MESSAGE_PREFIX else head
 
 
+def fixture_files(root: Path, protocol: Protocol) -> dict[str, list[Path]]:
+    """The conformance fixtures of a version, by `valid` and `invalid`."""
+    base = root / "schema" / "examples" / protocol
+    return {kind: sorted((base / kind).glob("*.json")) for kind in FIXTURE_KINDS}
+
+
 def check_fixtures(root: Path, schemas: SchemaSet) -> list[Finding]:
     """Each fixture in schema/examples/<version>/<kind>/ must be classified as its folder says."""
     findings: list[Finding] = []
     for protocol in PROTOCOLS:
-        for kind in FIXTURE_KINDS:
-            folder = root / "schema" / "examples" / protocol / kind
-            for path in sorted(folder.glob("*.json")):
+        for kind, paths in fixture_files(root, protocol).items():
+            for path in paths:
                 shown = path.relative_to(root).as_posix()
                 findings.extend(_check_fixture(path, shown, protocol, kind, schemas))
     return findings

@@ -320,9 +320,9 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
     return out
 
 
-def lint(repo: Repo) -> list[Finding]:
-    """Every RFD rule over the repository."""
-    rfds = load_all(repo)
+def lint(repo: Repo, rfds: list[Rfd] | None = None) -> list[Finding]:
+    """Every RFD rule over the repository (`rfds`: already loaded, else read here)."""
+    rfds = load_all(repo) if rfds is None else rfds
     validator = front_matter_validator(repo)
     findings: list[Finding] = []
     for rfd in rfds:

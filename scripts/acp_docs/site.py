@@ -7,9 +7,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from acp_docs.payloads import fixture_files
 from acp_docs.rfds import STATUSES, Rfd
-from acp_docs.schema import fragments, merge
-from acp_docs.schema.source import PROTOCOLS, Protocol
+from acp_docs.schema.source import PROTOCOLS
+from acp_docs.validate import SchemaSet
 
 
 def _escape(text: str) -> str:
@@ -45,32 +46,15 @@ class Download:
     content: str
 
 
-def downloads(root: Path) -> list[Download]:
-    """The fragments and the merged schemas of both versions, as the site publishes them."""
-    out = []
-    for protocol in PROTOCOLS:
-        fragment = fragments.load(root / "schema", protocol, root)
-        base = merge.load_base(root, protocol)
-        merged = merge.merge(base, fragment, protocol)
-        out.append(
-            Download(f"schema/{protocol}/{fragments.FRAGMENT_NAME}", fragments.render(protocol))
+def merged_downloads(schemas: SchemaSet) -> list[Download]:
+    """The merged schema of each version, as the site publishes it."""
+    return [
+        Download(
+            f"schema/{protocol}/schema.json",
+            json.dumps(schemas.schemas[protocol], indent=2, ensure_ascii=False) + "\n",
         )
-        out.append(
-            Download(
-                f"schema/{protocol}/schema.json",
-                json.dumps(merged, indent=2, ensure_ascii=False) + "\n",
-            )
-        )
-    return out
-
-
-def fixture_files(root: Path, protocol: Protocol) -> dict[str, list[Path]]:
-    """The conformance fixtures of a version, by `valid` and `invalid`."""
-    base = root / "schema" / "examples" / protocol
-    return {
-        kind: sorted((base / kind).glob("*.json")) if (base / kind).is_dir() else []
-        for kind in ("valid", "invalid")
-    }
+        for protocol in PROTOCOLS
+    ]
 
 
 def fixture_list(root: Path, from_page: str) -> str:

@@ -21,7 +21,7 @@ from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import code_lines, front_matter_end
 from acp_docs.repo import Repo
-from acp_docs.textfile import UnreadableFile, read_text, strip_ansi
+from acp_docs.textfile import UnreadableFile, line_of, read_text, strip_ansi
 
 CHECK = "spell"
 CONFIG = ".pyspelling.yml"
@@ -68,7 +68,7 @@ def config_findings(repo: Repo, config: dict[str, Any]) -> list[Finding]:
     for task in config["matrix"]:
         actual = _normalise_extensions(_markdown_extensions(task))
         if actual != expected:
-            line = _line_of(repo.root / CONFIG, "markdown_extensions:")
+            line, _ = line_of(repo.root / CONFIG, "markdown_extensions:")
             findings.append(
                 Finding(
                     CONFIG,
@@ -87,13 +87,6 @@ def config_findings(repo: Repo, config: dict[str, Any]) -> list[Finding]:
                 Finding(WORDLIST, 1, 1, CHECK, "word list is not sorted or has duplicates")
             )
     return findings
-
-
-def _line_of(path: Path, needle: str) -> int:
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-        if needle in line:
-            return number
-    return 1
 
 
 _CONTEXT = re.compile(r"^<[^>]+> (?P<path>.+?): \S+$")

@@ -53,6 +53,20 @@ def load_json(path: Path, shown: str | None = None) -> Any:
         raise UsageError(f"{name}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}") from None
 
 
+def line_of(path: Path, *needles: str) -> tuple[int, int]:
+    """Line and column of the first needle found in the file, trying them in order."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError:
+        return 1, 1
+    for needle in needles:
+        for number, line in enumerate(lines, start=1):
+            col = line.find(needle)
+            if col >= 0:
+                return number, col + 1
+    return 1, 1
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from acp_docs import jsonfmt
 from acp_docs.errors import UsageError
+from acp_docs.findings import Finding
 from acp_docs.schema import source
 from acp_docs.schema.source import PROTOCOLS, Protocol
 from acp_docs.textfile import load_json, read_text, write_atomic
@@ -73,6 +74,16 @@ class Drift:
     path: Path
     line: int
     diff: str
+
+    def finding(self, root: Path) -> Finding:
+        """The drift as a finding at its first differing line."""
+        return Finding(
+            self.path.relative_to(root).as_posix(),
+            self.line,
+            1,
+            "schema",
+            "fragment differs from the source; run `acp-docs schema generate`",
+        )
 
 
 def _first_difference(old: list[str], new: list[str]) -> int:
