@@ -324,6 +324,8 @@ def test_the_demo_works_after_instant_navigation(browser, site_url: str) -> None
     context = browser.new_context()
     tab = context.new_page()
     tab.goto(site_url)
+    # Material intercepts links only once it has read the sitemap: wait for it.
+    tab.wait_for_load_state("networkidle")
     tab.evaluate("window.__sameDocument = true")
     tab.locator('.md-content a[href$="rfds/prompt-suggestions/"]').first.click()
     tab.wait_for_url("**/rfds/prompt-suggestions/")

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from acp_docs import protocols
 from acp_docs.discriminate import discriminate
 from acp_docs.payloads import fixture_definition
 
 from conftest import ROOT
 
-NOTIFICATION = {"v1": "SessionNotification", "v2": "UpdateSessionNotification"}
+NOTIFICATION = {v: protocols.get(v).session_notification for v in ("v1", "v2")}
 
 
 def _mutations(payload: Any) -> list[Any]:
@@ -53,7 +54,7 @@ def _cases(protocol: str) -> list[tuple[str, Any]]:
 @pytest.mark.parametrize("protocol", ["v1", "v2"])
 def test_rewritten_unions_agree_with_the_merged_schema(schemas, protocol: str) -> None:
     defs = schemas.definitions(protocol)
-    rewritten = discriminate(defs)
+    rewritten = discriminate(defs, protocols.get(protocol).fallback_titles)
     assert rewritten != defs, "nothing was rewritten"
     cases = _cases(protocol)
     assert len(cases) > 100

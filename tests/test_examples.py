@@ -124,7 +124,8 @@ def test_front_matter_is_skipped_and_lines_stay_the_file_lines(schemas) -> None:
 def test_every_repository_example_is_checked_and_clean() -> None:
     result = run(["acp-docs", "examples"])
     assert result.returncode == 0, result.stdout
-    summary = result.stdout.strip().splitlines()[-1]
+    assert result.stdout == ""
+    summary = result.stderr.strip().splitlines()[-1]
     assert "payload checks v1:" in summary
     v1 = int(summary.split("v1: ")[1].split(",")[0])
     v2 = int(summary.split("v2: ")[1].split(";")[0])

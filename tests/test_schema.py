@@ -1,4 +1,4 @@
-"""The fragments and the merge, against the real pinned ACP schemas."""
+"""The schema source, its fragments and the merge, against the real pinned ACP schemas."""
 
 from __future__ import annotations
 
@@ -10,10 +10,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from acp_docs.schema import fragments, merge
+from acp_docs import protocols
+from acp_docs.schema import fragments, merge, source
 from acp_docs.schema.merge import MergeRefused
 
 from conftest import ROOT, SDK_SCHEMA, no_traceback, replace_in, run
+
+SOURCE = "schema/prompt-suggestions/source.yaml"
+FRAGMENT = "schema/prompt-suggestions/{}.json"
 
 
 def _update(suggestions: Any = None, **extra: Any) -> dict[str, Any]:
@@ -35,36 +39,52 @@ MALFORMED = {
     "empty text": _update([{"text": ""}]),
     "non-string text": _update([{"text": 42}]),
 }
-NOTIFICATION = {"v1": "SessionNotification", "v2": "UpdateSessionNotification"}
+
+
+@pytest.fixture(scope="module")
+def rfd_source() -> source.SchemaSource:
+    return source.load(ROOT, ROOT / SOURCE)
+
+
+@pytest.fixture(scope="module")
+def merged(base_schemas, rfd_source) -> dict[str, dict[str, Any]]:
+    """Each version's base with the RFD merged in, built once for the module."""
+    return {
+        name: merge.merge(
+            base_schemas[name],
+            [fragments.contribution(rfd_source, name)],
+            protocols.get(name),
+        )
+        for name in ("v1", "v2")
+    }
 
 
 def _validator(schema: dict[str, Any], name: str) -> Draft202012Validator:
     return Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{name}"})
 
 
-def _merged(protocol: str, base: dict[str, Any]) -> dict[str, Any]:
-    return merge.merge(base, fragments.build(protocol), protocol)
+def _notification_def(version: str) -> str:
+    return protocols.get(version).session_notification
 
 
-def test_v1_base_rejects_a_valid_update_the_merged_schema_accepts(base_schemas) -> None:
+def test_v1_base_rejects_a_valid_update_the_merged_schema_accepts(base_schemas, merged) -> None:
     base = _validator(base_schemas["v1"], "SessionNotification")
-    merged = _validator(_merged("v1", base_schemas["v1"]), "SessionNotification")
+    after = _validator(merged["v1"], "SessionNotification")
     assert not base.is_valid(_notification(VALID))
-    assert merged.is_valid(_notification(VALID))
-    assert merged.is_valid(_notification(_update([])))
+    assert after.is_valid(_notification(VALID))
+    assert after.is_valid(_notification(_update([])))
 
 
 @pytest.mark.parametrize("case", sorted(MALFORMED))
-@pytest.mark.parametrize("protocol", ["v1", "v2"])
-def test_merged_schema_rejects_malformed_updates(base_schemas, protocol: str, case: str) -> None:
-    merged = _validator(_merged(protocol, base_schemas[protocol]), NOTIFICATION[protocol])
-    assert not merged.is_valid(_notification(MALFORMED[case]))
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_merged_schema_rejects_malformed_updates(merged, version: str, case: str) -> None:
+    after = _validator(merged[version], _notification_def(version))
+    assert not after.is_valid(_notification(MALFORMED[case]))
 
 
-def test_v1_merged_schema_rejects_a_misspelt_tag(base_schemas) -> None:
-    merged = _validator(_merged("v1", base_schemas["v1"]), "SessionUpdate")
+def test_v1_merged_schema_rejects_a_misspelt_tag(merged) -> None:
     misspelt = {**VALID, "sessionUpdate": "prompt_suggestion"}
-    assert not merged.is_valid(misspelt)
+    assert not _validator(merged["v1"], "SessionUpdate").is_valid(misspelt)
 
 
 def test_v2_base_accepts_even_a_malformed_update_through_the_fallback(base_schemas) -> None:
@@ -74,17 +94,18 @@ def test_v2_base_accepts_even_a_malformed_update_through_the_fallback(base_schem
         assert base.is_valid(_notification(payload))
 
 
-def test_v2_merged_schema_accepts_valid_and_unknown_tags_as_other(base_schemas) -> None:
-    merged = _validator(_merged("v2", base_schemas["v2"]), "SessionUpdate")
-    assert merged.is_valid(VALID)
-    assert merged.is_valid({"sessionUpdate": "some_future_update", "anything": 1})
-    assert merged.is_valid({"sessionUpdate": "_vendor_thing"})
+def test_v2_merged_schema_accepts_valid_and_unknown_tags_as_other(merged) -> None:
+    after = _validator(merged["v2"], "SessionUpdate")
+    assert after.is_valid(VALID)
+    assert after.is_valid({"sessionUpdate": "some_future_update", "anything": 1})
+    assert after.is_valid({"sessionUpdate": "_vendor_thing"})
 
 
-def test_v2_merge_keeps_other_last_and_excludes_the_tag(base_schemas) -> None:
-    branches = _merged("v2", base_schemas["v2"])["$defs"]["SessionUpdate"]["anyOf"]
+def test_v2_merge_keeps_other_last_and_excludes_the_tag(merged) -> None:
+    branches = merged["v2"]["$defs"]["SessionUpdate"]["anyOf"]
     assert branches[-1]["title"] == "other"
     assert branches[-2]["properties"]["sessionUpdate"]["const"] == "prompt_suggestions"
+    assert branches[-2]["allOf"] == [{"$ref": "#/$defs/PromptSuggestionsUpdate"}]
     excluded = [b["properties"]["sessionUpdate"]["const"] for b in branches[-1]["not"]["anyOf"]]
     assert excluded[-1] == "prompt_suggestions"
 
@@ -93,80 +114,161 @@ def test_v2_merge_keeps_other_last_and_excludes_the_tag(base_schemas) -> None:
     ("capability", "valid"),
     [({}, True), (None, True), ("omitted", True), (True, False), ("yes", False), ([], False)],
 )
-def test_v1_initialize_capability(base_schemas, capability: Any, valid: bool) -> None:
+def test_v1_initialize_capability(merged, capability: Any, valid: bool) -> None:
     session: dict[str, Any] = {} if capability == "omitted" else {"promptSuggestions": capability}
     request = {"protocolVersion": 1, "clientCapabilities": {"session": session}}
-    merged = _validator(_merged("v1", base_schemas["v1"]), "InitializeRequest")
-    assert merged.is_valid(request) is valid
+    assert _validator(merged["v1"], "InitializeRequest").is_valid(request) is valid
 
 
-@pytest.mark.parametrize("protocol", ["v1", "v2"])
-def test_every_other_base_definition_is_untouched(base_schemas, protocol: str) -> None:
-    base = base_schemas[protocol]
-    pristine = copy.deepcopy(base)
-    merged = _merged(protocol, base)
-    assert base == pristine, "merge changed its input"
-    touched = set(merge.TOUCHED[protocol])
+@pytest.mark.parametrize(
+    ("version", "touched"),
+    [("v1", {"SessionUpdate", "ClientSessionCapabilities"}), ("v2", {"SessionUpdate"})],
+)
+def test_every_other_base_definition_is_untouched(
+    base_schemas, merged, rfd_source, version: str, touched: set[str]
+) -> None:
+    base = base_schemas[version]
     for name, definition in base["$defs"].items():
         if name not in touched:
-            assert merged["$defs"][name] == definition, name
-    added = set(merged["$defs"]) - set(base["$defs"])
-    assert added == set(fragments.build(protocol)["$defs"])
-    assert {k: v for k, v in merged.items() if k != "$defs"} == {
+            assert merged[version]["$defs"][name] == definition, name
+        else:
+            assert merged[version]["$defs"][name] != definition, name
+    added = set(merged[version]["$defs"]) - set(base["$defs"])
+    assert added == set(fragments.build(rfd_source, version)["$defs"])
+    assert {k: v for k, v in merged[version].items() if k != "$defs"} == {
         k: v for k, v in base.items() if k != "$defs"
     }
-    Draft202012Validator.check_schema(merged)
 
 
-def test_merging_an_already_merged_schema_is_refused(base_schemas) -> None:
-    for protocol in ("v1", "v2"):
-        merged = _merged(protocol, base_schemas[protocol])
+def test_the_merge_leaves_its_base_unchanged(base_schemas, rfd_source) -> None:
+    base = copy.deepcopy(base_schemas["v2"])
+    merge.merge(base, [fragments.contribution(rfd_source, "v2")], protocols.V2)
+    assert base == base_schemas["v2"]
+
+
+def test_merging_an_already_merged_schema_is_refused(merged, rfd_source) -> None:
+    for version in ("v1", "v2"):
         with pytest.raises(MergeRefused, match="already"):
-            merge.merge(merged, fragments.build(protocol), protocol)
+            merge.merge(
+                merged[version],
+                [fragments.contribution(rfd_source, version)],
+                protocols.get(version),
+            )
 
 
-def test_unrecognised_bases_are_refused(base_schemas) -> None:
+def test_unrecognised_bases_are_refused_naming_the_change(base_schemas, rfd_source) -> None:
+    def refused(version: str, base: dict[str, Any]) -> str:
+        with pytest.raises(MergeRefused) as caught:
+            merge.merge(base, [fragments.contribution(rfd_source, version)], protocols.get(version))
+        return str(caught.value)
+
     no_other = copy.deepcopy(base_schemas["v2"])
     no_other["$defs"]["SessionUpdate"]["anyOf"].pop()
-    with pytest.raises(MergeRefused, match="other"):
-        merge.merge(no_other, fragments.build("v2"), "v2")
+    assert "`other` fallback" in refused("v2", no_other)
     no_caps = copy.deepcopy(base_schemas["v1"])
     del no_caps["$defs"]["ClientSessionCapabilities"]
-    with pytest.raises(MergeRefused, match="ClientSessionCapabilities"):
-        merge.merge(no_caps, fragments.build("v1"), "v1")
-    no_update = copy.deepcopy(base_schemas["v1"])
-    del no_update["$defs"]["SessionUpdate"]
-    with pytest.raises(MergeRefused, match="SessionUpdate"):
-        merge.merge(no_update, fragments.build("v1"), "v1")
+    message = refused("v1", no_caps)
+    assert message.startswith(f"{SOURCE}:") and "ClientSessionCapabilities" in message
+    closed_as_open = copy.deepcopy(base_schemas["v1"])
+    update = closed_as_open["$defs"]["SessionUpdate"]
+    update["anyOf"] = update.pop("oneOf")
+    assert "has no `oneOf` list" in refused("v1", closed_as_open)
 
 
-def test_fragments_are_committed_current_and_deterministic() -> None:
-    for protocol in ("v1", "v2"):
-        committed = (ROOT / "schema" / protocol / "prompt-suggestions.json").read_text()
-        assert committed == fragments.render(protocol) == fragments.render(protocol)
-        assert "Generated by `acp-docs schema generate`" in committed
-        Draft202012Validator.check_schema(json.loads(committed))
+def test_committed_fragments_are_what_the_source_generates(rfd_source) -> None:
+    for version in ("v1", "v2"):
+        committed = (ROOT / FRAGMENT.format(version)).read_text()
+        assert committed == fragments.render(rfd_source, version)
+        data = json.loads(committed)
+        assert data["$comment"].startswith(f"Generated by `acp-docs schema generate` from {SOURCE}")
+        Draft202012Validator.check_schema(data)
+    v1 = json.loads((ROOT / FRAGMENT.format("v1")).read_text())["x-acp-merge"]
+    v2 = json.loads((ROOT / FRAGMENT.format("v2")).read_text())["x-acp-merge"]
+    assert [c["op"] for c in v1["changes"]] == ["add-variant", "add-capability"]
+    assert [c["op"] for c in v2["changes"]] == ["add-variant"]
+    assert (
+        "PromptSuggestionsCapabilities"
+        not in json.loads((ROOT / FRAGMENT.format("v2")).read_text())["$defs"]
+    )
+
+
+def test_source_constructs_pick_per_version_text(rfd_source) -> None:
+    v1 = fragments.build(rfd_source, "v1")["$defs"]["PromptSuggestionsUpdate"]["description"]
+    v2 = fragments.build(rfd_source, "v2")["$defs"]["PromptSuggestionsUpdate"]["description"]
+    assert "`session.promptSuggestions` Client capability" in v1
+    assert "unknown-update fallback" in v2 and "promptSuggestions" not in v2
 
 
 def test_schema_check_fails_on_a_hand_edit_and_writes_nothing(repo_copy: Path) -> None:
-    fragment = repo_copy / "schema" / "v2" / "prompt-suggestions.json"
+    fragment = repo_copy / FRAGMENT.format("v2")
     replace_in(fragment, '"minLength": 1', '"minLength": 0')
     edited = fragment.read_bytes()
     result = run(["acp-docs", "schema", "check"], cwd=repo_copy)
     assert result.returncode == 1
-    assert "schema/v2/prompt-suggestions.json" in result.stdout
-    assert '-          "minLength": 0' in result.stdout
-    assert '+          "minLength": 1' in result.stdout
+    assert result.stdout.startswith(FRAGMENT.format("v2") + ":")
+    assert '-          "minLength": 0' in result.stderr
+    assert '+          "minLength": 1' in result.stderr
     assert fragment.read_bytes() == edited
+
+
+def test_the_source_of_the_checkout_in_use_decides_not_the_installed_one(
+    repo_copy: Path,
+) -> None:
+    # Two checkouts share one environment (the editable install points at ROOT).
+    replace_in(repo_copy / SOURCE, "Never empty.", "Never blank.")
+    copy_result = run(["acp-docs", "schema", "check"], cwd=repo_copy)
+    assert copy_result.returncode == 1, copy_result.stderr
+    assert FRAGMENT.format("v1") in copy_result.stdout
+    assert '+          "description": "The suggested prompt' in copy_result.stderr
     assert run(["acp-docs", "schema", "check"], cwd=ROOT).returncode == 0
-
-
-def test_schema_generate_restores_the_fragment(repo_copy: Path) -> None:
-    fragment = repo_copy / "schema" / "v1" / "prompt-suggestions.json"
-    fragment.write_text("{}\n")
     assert run(["acp-docs", "schema", "generate"], cwd=repo_copy).returncode == 0
-    assert fragment.read_text() == (ROOT / "schema" / "v1" / "prompt-suggestions.json").read_text()
+    assert "Never blank." in (repo_copy / FRAGMENT.format("v2")).read_text()
+    assert "Never blank." not in (ROOT / FRAGMENT.format("v2")).read_text()
+
+
+def test_schema_generate_restores_a_fragment_and_removes_a_stale_one(repo_copy: Path) -> None:
+    fragment = repo_copy / FRAGMENT.format("v1")
+    fragment.write_text("{}\n")
+    stale = repo_copy / FRAGMENT.format("v9")
+    stale.write_text("{}\n")
+    check = run(["acp-docs", "schema", "check"], cwd=repo_copy)
+    assert check.returncode == 1 and "does not target v9" in check.stdout
+    assert run(["acp-docs", "schema", "generate"], cwd=repo_copy).returncode == 0
+    assert fragment.read_text() == (ROOT / FRAGMENT.format("v1")).read_text()
+    assert not stale.exists()
     assert run(["acp-docs", "schema", "check"], cwd=repo_copy).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("versions: [v1, v2]", "versions: [v1, v3]", "unknown ACP protocol version 'v3'"),
+        ("  - op: add-variant\n", "  - op: add-varient\n", "unknown op 'add-varient'"),
+        ("    union: SessionUpdate\n", "    union: SessionUpdates\n", "no discriminated union"),
+        (
+            "      _meta: { $shared: meta }\n    required: [text]",
+            "      _meta: { $shared: mta }\n    required: [text]",
+            "no shared value 'mta'",
+        ),
+        (
+            "    fields: PromptSuggestionsUpdate\n",
+            "    fields: PromptSuggestionUpdate\n",
+            "names no definition",
+        ),
+    ],
+)
+def test_a_broken_source_is_a_clear_error_at_its_line(
+    repo_copy: Path, old: str, new: str, message: str
+) -> None:
+    replace_in(repo_copy / SOURCE, old, new)
+    line = (repo_copy / SOURCE).read_text().split(new)[0].count("\n") + 1
+    result = run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert f"{SOURCE}:" in result.stderr
+    reported = int(result.stderr.split(f"{SOURCE}:")[1].split(":")[0])
+    assert line <= reported <= line + 1
 
 
 def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
@@ -179,15 +281,8 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
     base_bytes = base_file.read_bytes()
     written = run(
         [
-            "acp-docs",
-            "schema",
-            "merge",
-            "--protocol",
-            "v1",
-            "--base",
-            str(base_file),
-            "--output",
-            str(out),
+            *("acp-docs", "schema", "merge", "--protocol", "v1"),
+            *("--base", str(base_file), "--output", str(out)),
         ]
     )
     assert written.returncode == 0
@@ -209,27 +304,29 @@ def test_merge_without_installed_schemas_says_to_run_make_setup(repo_copy: Path)
 
 
 def test_commands_act_on_the_repository_in_the_current_directory(repo_copy: Path) -> None:
-    sub = repo_copy / "docs" / "schema"
-    (repo_copy / "schema" / "v1" / "prompt-suggestions.json").write_text("{}\n")
-    result = run(["acp-docs", "schema", "check"], cwd=sub)
+    (repo_copy / FRAGMENT.format("v1")).write_text("{}\n")
+    result = run(["acp-docs", "schema", "check"], cwd=repo_copy / "docs" / "schema")
     assert result.returncode == 1, "check ran against another checkout"
 
 
 def test_drifted_fragment_is_a_build_warning(repo_copy: Path) -> None:
-    replace_in(repo_copy / "schema" / "v1" / "prompt-suggestions.json", "Never empty.", "Empty.")
+    replace_in(repo_copy / FRAGMENT.format("v1"), "Never empty.", "Empty.")
     result = run(
         ["mkdocs", "build", "--strict", "--site-dir", str(repo_copy / "site")], cwd=repo_copy
     )
     assert result.returncode == 1
-    assert "schema/v1/prompt-suggestions.json" in result.stderr
+    assert f"{FRAGMENT.format('v1')}:" in result.stderr
 
 
-def test_site_publishes_fragments_and_merged_schemas(built_site: Path) -> None:
-    for protocol in ("v1", "v2"):
-        merged = json.loads((built_site / "schema" / protocol / "schema.json").read_text())
-        assert "PromptSuggestionsUpdate" in merged["$defs"]
-        fragment = (built_site / "schema" / protocol / "prompt-suggestions.json").read_text()
-        assert fragment == fragments.render(protocol)
-        page = (built_site / "schema" / protocol / "index.html").read_text()
+def test_site_publishes_fragments_and_merged_schemas(built_site: Path, rfd_source) -> None:
+    for version in ("v1", "v2"):
+        published = json.loads((built_site / "schema" / version / "schema.json").read_text())
+        assert "PromptSuggestionsUpdate" in published["$defs"]
+        fragment = (built_site / FRAGMENT.format(version)).read_text()
+        assert fragment == (ROOT / FRAGMENT.format(version)).read_text()
+        page = (built_site / "schema" / version / "index.html").read_text()
         assert 'id="promptsuggestion"' in page
         assert "non-empty string" in page
+    downloads = (built_site / "schema" / "index.html").read_text()
+    assert 'href="prompt-suggestions/v1.json"' in downloads
+    assert 'href="v2/schema.json"' in downloads

@@ -88,8 +88,8 @@ def test_site_has_tabs_search_palette_and_copy_buttons(built_site: Path) -> None
 
 def test_api_reference_renders_the_package(built_site: Path) -> None:
     html = (built_site / "tooling" / "api" / "index.html").read_text()
-    assert "acp_docs.schema.source" in html
-    assert "new_defs" in html
+    assert "acp_docs.protocols" in html
+    assert "acp_docs.plugin.AcpDocsPlugin" in html
 
 
 def test_editing_an_rfd_is_picked_up_without_a_copy(repo_copy: Path) -> None:

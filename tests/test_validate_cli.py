@@ -25,7 +25,7 @@ def test_valid_files_exit_0() -> None:
         str(FIXTURES / "v1" / "valid" / "SessionUpdate.several-suggestions.json"),
     )
     assert result.returncode == 0
-    assert "2 valid, 0 invalid" in result.stdout
+    assert "2 valid, 0 invalid" in result.stderr
 
 
 def test_a_json_rpc_message_is_dispatched_without_def() -> None:
@@ -33,7 +33,7 @@ def test_a_json_rpc_message_is_dispatched_without_def() -> None:
         "--protocol", "v2", str(FIXTURES / "v2" / "valid" / "message.session-update.json")
     )
     assert result.returncode == 0
-    assert "[v2 UpdateSessionNotification]" in result.stdout
+    assert "[v2 UpdateSessionNotification]" in result.stderr
 
 
 def test_invalid_files_exit_1_naming_each() -> None:
@@ -52,7 +52,7 @@ def test_invalid_files_exit_1_naming_each() -> None:
         "SessionUpdate.missing-suggestions.json:1:1: [v1 SessionUpdate]"
         " (root): 'suggestions' is a required property" in result.stdout
     )
-    assert "1 valid, 2 invalid" in result.stdout
+    assert "1 valid, 2 invalid" in result.stderr
 
 
 def test_missing_file_exits_2(tmp_path: Path) -> None:

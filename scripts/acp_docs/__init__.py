@@ -1,3 +1,3 @@
-"""Tooling for the ACP prompt_suggestions RFD: schema, examples, RFD lint and site hooks."""
+"""Tooling for ACP RFDs: schema changes as data, validated examples, RFD lint and the site."""
 
 __version__ = "0.1.0"

@@ -1,66 +1,88 @@
-"""Every check of an RFD pull request, the independent ones side by side, one summary."""
+"""Every check of an RFD pull request: one site build and the independent tools side by side.
+
+The build (through the `acp-docs` plugin) yields the schema, examples, RFD,
+link and build findings; spelling and Prettier run beside it. Nothing runs
+twice. A check that cannot run reports its error; the others still report.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 
-from acp_docs import build, examples, payloads, prettier, rfds, spell
+from acp_docs import prettier, runner, spell
 from acp_docs.errors import UsageError
-from acp_docs.findings import Finding
+from acp_docs.findings import CheckResult, Finding
 from acp_docs.repo import Repo
-from acp_docs.report import CheckResult
-from acp_docs.schema import fragments
-from acp_docs.validate import SchemaSet
 
+BUILD_CHECKS = ("schema", "examples", "rfds", "links", "build")
+"""The checks whose findings come out of the one site build."""
 
-def check_schema(repo: Repo) -> list[Finding]:
-    """Fragments that differ from what the source generates."""
-    return [d.finding(repo.root) for d in fragments.check(repo.schema_dir, repo.root)]
-
-
-def check_examples(repo: Repo) -> list[Finding]:
-    """Every declared JSON block of rfds/ and docs/, and every conformance fixture."""
-    schemas = SchemaSet.from_repo(repo.root)
-    files = examples.markdown_files(repo.root, [repo.rfds_dir, repo.docs_dir])
-    report = examples.check_files(repo.root, files, schemas)
-    return report.findings + payloads.check_fixtures(repo.root, schemas)
-
-
-CHECKS: dict[str, Callable[[Repo], list[Finding]]] = {
-    "schema": check_schema,
-    "examples": check_examples,
-    "rfds": rfds.lint,
-    "spell": spell.check,
-    "format": prettier.check,
-    "build": build.check,
-}
+CHECKS: tuple[str, ...] = (*BUILD_CHECKS, "spell", "format")
 """Every check by name, in the order the summary lists them."""
 
+BUILD_TIMEOUT = 600.0
 
-def _run_one(name: str, repo: Repo) -> CheckResult:
+
+def build_findings(repo: Repo) -> list[Finding]:
+    """Build the site once, in a child process with a timeout; every finding it yields."""
+    done = runner.run(
+        "mkdocs",
+        [sys.executable, "-m", "acp_docs.sitebuild", str(repo.root)],
+        cwd=repo.root,
+        fix="run `make setup`, then `mkdocs build --strict` to see what stops it",
+        timeout=BUILD_TIMEOUT,
+    )
+    try:
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        raise UsageError("mkdocs: the site build printed no result") from None
+    if "error" in result:
+        raise UsageError(str(result["error"]))
+    return [Finding(**item) for item in result["findings"]]
+
+
+def _build_check(finding: Finding) -> str:
+    return finding.check if finding.check in BUILD_CHECKS else "build"
+
+
+TOOLS: dict[str, Callable[[Repo], list[Finding]]] = {
+    "build": build_findings,
+    "spell": spell.check,
+    "format": prettier.check,
+}
+
+
+def _timed(name: str, repo: Repo) -> tuple[list[Finding] | None, str | None, float]:
     start = time.perf_counter()
     try:
-        found = CHECKS[name](repo)
+        return TOOLS[name](repo), None, time.perf_counter() - start
     except UsageError as exc:
-        return CheckResult(name, (), time.perf_counter() - start, str(exc))
-    return CheckResult(name, tuple(sorted(found)), time.perf_counter() - start)
+        return None, str(exc), time.perf_counter() - start
+    except Exception as exc:
+        return None, f"internal error: {type(exc).__name__}: {exc}", time.perf_counter() - start
 
 
 def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
     """Run the named checks (default: all) side by side; results in CHECKS order."""
     chosen = [n for n in CHECKS if names is None or n in set(names)]
-    slow_first = sorted(chosen, key=lambda n: n != "build")
-    with ThreadPoolExecutor(max_workers=max(1, len(chosen))) as pool:
-        futures = {name: pool.submit(_run_one, name, repo) for name in slow_first}
-        return [futures[name].result() for name in chosen]
-
-
-def unique_findings(results: Iterable[CheckResult]) -> list[Finding]:
-    """All findings, once each even when two checks report the same problem."""
-    seen: dict[tuple[str, int, int, str], Finding] = {}
-    for result in results:
-        for finding in result.findings:
-            seen.setdefault((finding.path, finding.line, finding.col, finding.message), finding)
-    return sorted(seen.values())
+    tools = []
+    if any(n in BUILD_CHECKS for n in chosen):
+        tools.append("build")
+    tools += [n for n in ("spell", "format") if n in chosen]
+    with ThreadPoolExecutor(max_workers=max(1, len(tools))) as pool:
+        futures = {tool: pool.submit(_timed, tool, repo) for tool in tools}
+        outcomes = {tool: future.result() for tool, future in futures.items()}
+    results = []
+    for name in chosen:
+        tool = "build" if name in BUILD_CHECKS else name
+        found, error, seconds = outcomes[tool]
+        if error is not None:
+            results.append(CheckResult(name, (), seconds, error))
+            continue
+        mine = [f for f in found or [] if tool != "build" or _build_check(f) == name]
+        results.append(CheckResult(name, tuple(sorted(set(mine))), seconds))
+    return results

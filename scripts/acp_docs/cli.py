@@ -2,7 +2,9 @@
 
 Exit status 0 when all is well, 1 when a check finds a problem, 2 for bad usage
 or unreadable input. Every command acts on the repository in the current
-directory (the nearest directory holding mkdocs.yml).
+directory (the nearest directory holding mkdocs.yml). Findings go to standard
+output in the format `--format` names; summaries and progress go to standard
+error.
 """
 
 from __future__ import annotations
@@ -14,65 +16,84 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from acp_docs import __version__
+from acp_docs import __version__, protocols, reporters
 from acp_docs.errors import UsageError
-from acp_docs.findings import Finding
+from acp_docs.findings import CheckResult, Finding
 from acp_docs.repo import Repo
-from acp_docs.report import render
-from acp_docs.schema.source import PROTOCOLS
+from acp_docs.reporters.text import printable
 
 OK, FOUND, USAGE = 0, 1, 2
 
 
-def _print_findings(findings: Sequence[Finding]) -> None:
-    for line in render(findings):
-        print(line)
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _emit(args: argparse.Namespace, findings: Sequence[Finding], **extra: object) -> None:
+    report = reporters.Report(args.command_name, findings, **extra)  # type: ignore[arg-type]
+    sys.stdout.write(reporters.render(report, args.format))
+    sys.stdout.flush()
+
+
+def _sources(repo: Repo):
+    from acp_docs.schema import source
+
+    return source.load_all(repo.root, repo.schema_dir)
 
 
 def cmd_schema_generate(args: argparse.Namespace) -> int:
-    """Rewrite the fragments from the source."""
+    """Rewrite every RFD's fragments from its source."""
     from acp_docs.schema import fragments
 
     repo = Repo.load()
-    changed = fragments.generate(repo.schema_dir)
+    changed = fragments.generate(_sources(repo))
     for path in changed:
-        print(f"wrote {repo.relative(path)}")
+        _say(f"wrote {repo.relative(path)}" if path.exists() else f"removed {repo.relative(path)}")
     if not changed:
-        print("fragments are up to date")
+        _say("fragments are up to date")
     return OK
 
 
 def cmd_schema_check(args: argparse.Namespace) -> int:
-    """Exit 1 when a committed fragment differs from what the source generates."""
+    """Exit 1 when a committed fragment differs from what its source generates."""
     from acp_docs.schema import fragments
 
     repo = Repo.load()
-    drifts = fragments.check(repo.schema_dir, repo.root)
+    drifts = fragments.check(repo.root, _sources(repo))
+    _emit(args, [d.finding() for d in drifts])
     for drift in drifts:
-        _print_findings([drift.finding(repo.root)])
-        print(drift.diff.rstrip("\n"))
-    if not drifts:
-        print("fragments match the source")
+        if drift.diff:
+            _say(drift.diff.rstrip("\n"))
+    _say(
+        f"{len(drifts)} fragment(s) differ from their source"
+        if drifts
+        else "fragments match their sources"
+    )
     return FOUND if drifts else OK
 
 
 def cmd_schema_merge(args: argparse.Namespace) -> int:
-    """Print or write the published schema with the fragment applied."""
+    """Print or write a published schema with every RFD's change applied."""
     from acp_docs.schema import fragments, merge
     from acp_docs.textfile import write_atomic
 
     repo = Repo.load()
-    base = merge.load_base(repo.root, args.protocol, args.base)
-    fragment = fragments.load(repo.schema_dir, args.protocol, repo.root)
-    merged = merge.merge(base, fragment, args.protocol)
+    version = protocols.get(args.protocol)
+    base = merge.load_base(repo.root, version, args.base)
+    made = [
+        fragments.contribution(s, version.name)
+        for s in _sources(repo)
+        if version.name in s.versions
+    ]
+    merged = merge.merge(base, made, version)
     text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
     if args.output is None:
         sys.stdout.write(text)
-    else:
-        if args.base is not None and args.output.resolve() == args.base.resolve():
-            raise UsageError(f"{args.output}: refusing to overwrite the base schema")
-        write_atomic(args.output, text)
-        print(f"wrote {args.output}", file=sys.stderr)
+        return OK
+    if args.base is not None and args.output.resolve() == args.base.resolve():
+        raise UsageError(f"{args.output}: refusing to overwrite the base schema")
+    write_atomic(args.output, text)
+    _say(f"wrote {args.output}")
     return OK
 
 
@@ -84,20 +105,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
     repo = Repo.load()
     schemas = SchemaSet.from_repo(repo.root)
     results = validate_files(schemas, args.protocol, args.definition, args.files)
-    invalid = 0
+    findings = []
     for shown, outcome in results:
         if outcome.valid:
-            print(f"{shown}: valid {outcome.label()}")
-        else:
-            invalid += 1
-            for problem in outcome.problems:
-                print(f"{shown}:1:1: {outcome.label()} {problem}")
-    print(f"{len(results) - invalid} valid, {invalid} invalid")
+            _say(f"{shown}: valid {outcome.label()}")
+        for problem in outcome.problems:
+            findings.append(
+                Finding(shown, 1, 1, "validate", f"{outcome.label()} {problem}", "validate/invalid")
+            )
+    _emit(args, findings)
+    invalid = sum(1 for _shown, outcome in results if not outcome.valid)
+    _say(f"{len(results) - invalid} valid, {invalid} invalid")
     return FOUND if invalid else OK
 
 
 def cmd_examples(args: argparse.Namespace) -> int:
-    """Check every declared JSON block of the docs."""
+    """Check every declared JSON block of the docs and the RFDs."""
     from acp_docs.examples import check_files, markdown_files
     from acp_docs.validate import SchemaSet
 
@@ -106,9 +129,9 @@ def cmd_examples(args: argparse.Namespace) -> int:
     files = markdown_files(repo.root, targets)
     schemas = SchemaSet.from_repo(repo.root)
     report = check_files(repo.root, files, schemas)
-    _print_findings(report.findings)
-    per_version = ", ".join(f"{p}: {report.checked[p]}" for p in PROTOCOLS)
-    print(
+    _emit(args, report.findings)
+    per_version = ", ".join(f"{v}: {report.checked[v]}" for v in schemas.versions)
+    _say(
         f"{report.blocks} JSON block(s) in {len(files)} file(s); payload checks {per_version};"
         f" {report.counter_examples} counter-example(s), {report.not_payloads} not a payload;"
         f" {len(report.findings)} problem(s)"
@@ -116,9 +139,9 @@ def cmd_examples(args: argparse.Namespace) -> int:
     return FOUND if report.findings else OK
 
 
-def _report_findings(findings: Sequence[Finding], what: str) -> int:
-    _print_findings(findings)
-    print(f"{what}: {len(findings)} problem(s)")
+def _findings_command(args: argparse.Namespace, findings: list[Finding], what: str) -> int:
+    _emit(args, findings)
+    _say(f"{what}: {len(findings)} problem(s)")
     return FOUND if findings else OK
 
 
@@ -128,14 +151,14 @@ def cmd_rfds(args: argparse.Namespace) -> int:
 
     repo = Repo.load()
     count = len(rfds.rfd_files(repo))
-    return _report_findings(rfds.lint(repo), f"{count} RFD(s) linted")
+    return _findings_command(args, rfds.lint(repo), f"{count} RFD(s) linted")
 
 
 def cmd_spell(args: argparse.Namespace) -> int:
     """Spell-check the prose with pyspelling and Aspell."""
     from acp_docs import spell
 
-    return _report_findings(spell.check(Repo.load()), "spelling")
+    return _findings_command(args, spell.check(Repo.load()), "spelling")
 
 
 def cmd_format(args: argparse.Namespace) -> int:
@@ -145,83 +168,124 @@ def cmd_format(args: argparse.Namespace) -> int:
     repo = Repo.load()
     if not args.check:
         return OK if prettier.write(repo) == 0 else FOUND
-    return _report_findings(prettier.check(repo), "formatting")
+    return _findings_command(args, prettier.check(repo), "formatting")
+
+
+def _summary(results: Sequence[CheckResult]) -> list[str]:
+    width = max((len(r.name) for r in results), default=5)
+    lines = []
+    for r in results:
+        detail = r.error if r.error is not None else f"{len(r.findings)} finding(s)"
+        lines.append(f"  {r.name:<{width}}  {r.status:<6}  {r.seconds:6.2f}s  {detail}")
+    return lines
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Run every check side by side and print one summary."""
     from acp_docs import check
-    from acp_docs.report import summary
 
     repo = Repo.load()
     names = [n for n in (args.only or check.CHECKS) if n not in (args.skip or [])]
     start = time.perf_counter()
     results = check.run(repo, names)
-    _print_findings(check.unique_findings(results))
-    print(f"acp-docs check: {len(results)} check(s) in {time.perf_counter() - start:.2f}s")
-    for line in summary(results):
-        print(line)
-    for result in results:
-        if result.error is not None:
-            print(f"acp-docs: error: {result.name}: {result.error}", file=sys.stderr)
-    if any(r.status == "error" for r in results):
+    findings = sorted({f for r in results for f in r.findings})
+    errors = list(dict.fromkeys(f"{r.name}: {r.error}" for r in results if r.error))
+    _emit(args, findings, results=results, errors=errors)
+    _say(f"acp-docs check: {len(results)} check(s) in {time.perf_counter() - start:.2f}s")
+    for line in _summary(results):
+        _say(line)
+    for error in errors:
+        _say(f"acp-docs: error: {error}")
+    if errors:
         return USAGE
     failed = [r.name for r in results if r.status == "failed"]
-    print(f"failed: {', '.join(failed)}" if failed else "all checks passed")
+    _say(f"failed: {', '.join(failed)}" if failed else "all checks passed")
     return FOUND if failed else OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """Scaffold an RFD from the template and add it to the navigation under Draft."""
+    from acp_docs import scaffold
+
+    repo = Repo.load()
+    written = scaffold.new_rfd(repo, args.slug, args.title, args.author)
+    for path in written:
+        _say(f"wrote {repo.relative(path)}")
+    _say(f"next: edit rfds/{args.slug}.md, then run `acp-docs check`")
+    return OK
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
+    from acp_docs.check import CHECKS
+
     parser = argparse.ArgumentParser(
         prog="acp-docs",
-        description="Generate and check the prompt_suggestions schema, examples and RFDs.",
+        description="Build and check ACP RFDs: schema changes, examples, lint, spelling, format.",
         epilog="Exit status: 0 all is well, 1 a check found a problem, 2 bad usage or input.",
     )
     parser.add_argument("--version", action="version", version=f"acp-docs {__version__}")
+    reporting = argparse.ArgumentParser(add_help=False)
+    reporting.add_argument(
+        "--format",
+        choices=reporters.FORMATS,
+        default=None,
+        help="how findings are printed (default: text, or github under GitHub Actions)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, func, help: str, *parents, **kwargs) -> argparse.ArgumentParser:
+        made = sub.add_parser(name, help=help, parents=list(parents), **kwargs)
+        made.set_defaults(func=func, command_name=name)
+        return made
 
     schema = sub.add_parser("schema", help="generate, check and merge the schema fragments")
     schema_sub = schema.add_subparsers(dest="schema_command", metavar="ACTION")
-    schema_sub.add_parser("generate", help="rewrite the fragments from the source").set_defaults(
-        func=cmd_schema_generate
-    )
     schema_sub.add_parser(
-        "check", help="fail when a committed fragment differs from the source (never writes)"
-    ).set_defaults(func=cmd_schema_check)
-    merge = schema_sub.add_parser("merge", help="print a published schema with the fragment")
-    merge.add_argument("--protocol", required=True, choices=PROTOCOLS)
+        "generate", help="rewrite every RFD's fragments from its source"
+    ).set_defaults(func=cmd_schema_generate, command_name="schema generate")
+    schema_sub.add_parser(
+        "check",
+        help="fail when a committed fragment differs from its source (never writes)",
+        parents=[reporting],
+    ).set_defaults(func=cmd_schema_check, command_name="schema check")
+    merge = schema_sub.add_parser("merge", help="print a published schema with every RFD's change")
+    merge.add_argument("--protocol", required=True, choices=protocols.NAMES)
     merge.add_argument("--base", type=Path, help="base schema (default: the pinned SDK's)")
     merge.add_argument("--output", type=Path, help="write here instead of standard output")
-    merge.set_defaults(func=cmd_schema_merge)
-    schema.set_defaults(func=lambda _args: _missing_action(schema))
+    merge.set_defaults(func=cmd_schema_merge, command_name="schema merge")
+    schema.set_defaults(func=lambda _args: _missing_action(schema), command_name="schema")
 
-    validate = sub.add_parser("validate", help="validate standalone JSON payload files")
-    validate.add_argument("--protocol", required=True, choices=PROTOCOLS)
+    validate = command(
+        "validate", cmd_validate, "validate standalone JSON payload files", reporting
+    )
+    validate.add_argument("--protocol", required=True, choices=protocols.NAMES)
     validate.add_argument(
         "--def", dest="definition", metavar="NAME", help="definition (default: JSON-RPC message)"
     )
     validate.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    validate.set_defaults(func=cmd_validate)
 
-    examples = sub.add_parser("examples", help="check every declared JSON block of the docs")
+    examples = command("examples", cmd_examples, "check every declared JSON block", reporting)
     examples.add_argument("paths", nargs="*", type=Path, metavar="PATH")
-    examples.set_defaults(func=cmd_examples)
 
-    sub.add_parser("rfds", help="lint every RFD and the navigation").set_defaults(func=cmd_rfds)
-    sub.add_parser("spell", help="spell-check the prose (pyspelling, Aspell)").set_defaults(
-        func=cmd_spell
-    )
-    fmt = sub.add_parser("format", help="format with Prettier (--check: only check)")
+    command("rfds", cmd_rfds, "lint every RFD and the navigation", reporting)
+    command("spell", cmd_spell, "spell-check the prose (pyspelling, Aspell)", reporting)
+    fmt = command("format", cmd_format, "format with Prettier (--check: only check)", reporting)
     fmt.add_argument("--check", action="store_true", help="report, do not rewrite")
-    fmt.set_defaults(func=cmd_format)
 
-    from acp_docs.check import CHECKS
-
-    every = sub.add_parser("check", help="run every check CI runs, side by side")
+    every = command("check", cmd_check, "run every check CI runs, side by side", reporting)
     every.add_argument("--only", nargs="+", choices=list(CHECKS), metavar="CHECK")
     every.add_argument("--skip", nargs="+", choices=list(CHECKS), metavar="CHECK")
-    every.set_defaults(func=cmd_check)
+
+    new = command("new", cmd_new, "scaffold an RFD from the template, listed under Draft")
+    new.add_argument("slug", metavar="SLUG", help="kebab-case name: rfds/SLUG.md")
+    new.add_argument("--title", required=True, help="the RFD's title")
+    new.add_argument(
+        "--author",
+        action="append",
+        metavar="HANDLE",
+        help="GitHub handle of an author (repeatable; default: git config github.user)",
+    )
     return parser
 
 
@@ -237,10 +301,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         parser.print_help(sys.stderr)
         return USAGE
+    if not hasattr(args, "format"):
+        args.format = None
     try:
         return int(args.func(args))
     except UsageError as exc:
-        print(f"acp-docs: error: {exc}", file=sys.stderr)
+        _say(f"acp-docs: error: {printable(str(exc))}")
         return USAGE
     except KeyboardInterrupt:
         return 130

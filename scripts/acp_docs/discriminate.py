@@ -1,8 +1,8 @@
 """A validation-only rewrite of discriminated unions, so one branch is checked, not all.
 
 A `oneOf`/`anyOf` whose branches are objects that each require a property `P`
-with a distinct `const` (optionally followed by an open `other` branch, as in
-v2's `SessionUpdate`) accepts exactly what this accepts:
+with a distinct `const` (optionally followed by an open fallback branch, such as
+v2's `other` in `SessionUpdate`) accepts exactly what this accepts:
 
     required: [P], allOf: [{if: {P: c_i}, then: branch_i}..., unknown-tag rule]
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 
-def _tag(branch: Any) -> tuple[str, Any] | None:
-    if not isinstance(branch, dict) or branch.get("title") == "other":
+def _tag(branch: Any, fallbacks: frozenset[str]) -> tuple[str, Any] | None:
+    if not isinstance(branch, dict) or branch.get("title") in fallbacks:
         return None
     props = branch.get("properties")
     required = branch.get("required") or []
@@ -30,13 +30,16 @@ def _tag(branch: Any) -> tuple[str, Any] | None:
     return None
 
 
-def _rewrite_union(key: str, branches: list[Any]) -> dict[str, Any] | None:
+def _rewrite_union(
+    key: str, branches: list[Any], fallbacks: frozenset[str]
+) -> dict[str, Any] | None:
     other = None
-    if key == "anyOf" and isinstance(branches[-1], dict) and branches[-1].get("title") == "other":
-        other, branches = branches[-1], branches[:-1]
+    last = branches[-1]
+    if key == "anyOf" and isinstance(last, dict) and last.get("title") in fallbacks:
+        other, branches = last, branches[:-1]
     if len(branches) < 2:
         return None
-    tags = [_tag(b) for b in branches]
+    tags = [_tag(b, fallbacks) for b in branches]
     if any(t is None for t in tags):
         return None
     names = {t[0] for t in tags if t}
@@ -55,17 +58,21 @@ def _rewrite_union(key: str, branches: list[Any]) -> dict[str, Any] | None:
     return {"type": "object", "required": [prop], "allOf": rules}
 
 
-def discriminate(node: Any) -> Any:
-    """A copy of a schema with every discriminated union dispatched by its tag."""
+def discriminate(node: Any, fallbacks: frozenset[str] = frozenset()) -> Any:
+    """A copy of a schema with every discriminated union dispatched by its tag.
+
+    `fallbacks` are the titles of open unions' fallback branches (the version
+    table's), which take every tag the other branches do not.
+    """
     if isinstance(node, list):
-        return [discriminate(item) for item in node]
+        return [discriminate(item, fallbacks) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: discriminate(value) for key, value in node.items()}
+    out = {key: discriminate(value, fallbacks) for key, value in node.items()}
     for key in ("oneOf", "anyOf"):
         branches = out.get(key)
         if isinstance(branches, list) and branches:
-            rewritten = _rewrite_union(key, branches)
+            rewritten = _rewrite_union(key, branches, fallbacks)
             if rewritten is not None:
                 del out[key]
                 existing = out.get("allOf", [])

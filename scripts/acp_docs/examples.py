@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from acp_docs import protocols
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import CodeBlock, code_blocks
-from acp_docs.schema.source import Protocol
 from acp_docs.textfile import UnreadableFile, read_text
 from acp_docs.validate import SchemaSet
 
@@ -38,7 +38,7 @@ DECLARATION_HELP = (
 _DECLARATION = re.compile(
     r"^(?P<invalid>Invalid\s+)?"
     r"(?P<subject>JSON-RPC(?:\s+[^()]*?)?|[A-Z][A-Za-z0-9]*)\s*"
-    r"\((?P<versions>v[12](?:\s*,\s*v[12])*)\)\s*"
+    r"\((?P<versions>v\d+(?:\s*,\s*v\d+)*)\)\s*"
     r"(?::\s*(?P<reason>.*\S))?\s*$"
 )
 
@@ -48,7 +48,7 @@ class Declaration:
     """What a block says it is."""
 
     definition: str | None
-    protocols: tuple[Protocol, ...]
+    protocols: tuple[str, ...]
     invalid: bool
     reason: str | None
 
@@ -69,7 +69,7 @@ def parse_declaration(title: str) -> Declaration | str:
     invalid = bool(match["invalid"])
     if invalid and not match["reason"]:
         return f"counter-example {title!r} must say why it fails: 'Invalid {subject} (...): why'"
-    return Declaration(definition, versions, invalid, match["reason"])  # type: ignore[arg-type]
+    return Declaration(definition, versions, invalid, match["reason"])
 
 
 @dataclass
@@ -106,51 +106,58 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
         return report
     report.blocks = 1
 
-    def find(message: str, line: int = block.line, col: int = block.col) -> None:
-        report.findings.append(Finding(path, line, col, CHECK, message))
+    def find(rule: str, message: str, line: int = block.line, col: int = block.col) -> None:
+        report.findings.append(Finding(path, line, col, CHECK, message, f"{CHECK}/{rule}"))
 
     if block.title is not None and block.title.strip().startswith(NOT_A_PAYLOAD):
         report.not_payloads = 1
         return report
     if block.title is None:
-        find(f"undeclared JSON block: {DECLARATION_HELP}")
+        find("undeclared", f"undeclared JSON block: {DECLARATION_HELP}")
         return report
     declaration = parse_declaration(block.title)
     if isinstance(declaration, str):
-        find(declaration)
+        find("bad-declaration", declaration)
         return report
     if not block.closed:
-        find("code block is never closed")
+        find("unclosed", "code block is never closed")
         return report
     payload, error = _parse(block)
     if error is not None:
         line, col, msg = error
-        find(f"malformed JSON: {msg}", line, col)
+        find("malformed-json", f"malformed JSON: {msg}", line, col)
         return report
     if declaration.invalid:
         report.counter_examples = 1
     for protocol in declaration.protocols:
         name = declaration.definition
+        if protocol not in schemas.versions:
+            find("unknown-version", protocols.unknown(protocol))
+            continue
         try:
             if name is None:
                 outcome = schemas.check_message(protocol, payload)
             elif not schemas.has(protocol, name):
-                find(f"[{protocol}] unknown definition {name!r}: no $defs/{name} in ACP {protocol}")
+                find(
+                    "unknown-definition",
+                    f"[{protocol}] unknown definition {name!r}: no $defs/{name} in ACP {protocol}",
+                )
                 continue
             else:
                 outcome = schemas.check(protocol, name, payload)
         except UsageError as exc:
-            find(f"[{protocol} JSON-RPC] {exc}")
+            find("dispatch", f"[{protocol} JSON-RPC] {exc}")
             continue
         report.checked[protocol] += 1
         if declaration.invalid and outcome.valid:
             find(
+                "counter-example-passes",
                 f"{outcome.label()} counter-example validates, but it should fail"
-                f" ({declaration.reason})"
+                f" ({declaration.reason})",
             )
         elif not declaration.invalid:
             for problem in outcome.problems:
-                find(f"{outcome.label()} {problem}")
+                find("invalid-payload", f"{outcome.label()} {problem}")
     return report
 
 
@@ -186,7 +193,9 @@ def check_files(root: Path, files: Iterable[Path], schemas: SchemaSet) -> Exampl
         try:
             text = read_text(path, shown)
         except UnreadableFile as exc:
-            report.findings.append(Finding(shown, exc.line, 1, CHECK, exc.reason))
+            report.findings.append(
+                Finding(shown, exc.line, 1, CHECK, exc.reason, f"{CHECK}/unreadable")
+            )
             continue
         report.extend(check_text(text, shown, schemas))
     return report

@@ -8,7 +8,6 @@ from typing import Any
 
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
-from acp_docs.schema.source import PROTOCOLS, Protocol
 from acp_docs.textfile import load_json
 from acp_docs.validate import DispatchError, Outcome, SchemaSet
 
@@ -21,7 +20,7 @@ def _shown(path: Path) -> str:
 
 
 def validate_files(
-    schemas: SchemaSet, protocol: Protocol, definition: str | None, files: Sequence[Path]
+    schemas: SchemaSet, protocol: str, definition: str | None, files: Sequence[Path]
 ) -> list[tuple[str, Outcome]]:
     """Check each file; any unreadable or undeclarable file is a UsageError, before any check."""
     if definition is not None and not schemas.has(protocol, definition):
@@ -64,7 +63,7 @@ def fixture_definition(path: Path) -> str | None:
     return None if head == MESSAGE_PREFIX else head
 
 
-def fixture_files(root: Path, protocol: Protocol) -> dict[str, list[Path]]:
+def fixture_files(root: Path, protocol: str) -> dict[str, list[Path]]:
     """The conformance fixtures of a version, by `valid` and `invalid`."""
     base = root / "schema" / "examples" / protocol
     return {kind: sorted((base / kind).glob("*.json")) for kind in FIXTURE_KINDS}
@@ -73,7 +72,7 @@ def fixture_files(root: Path, protocol: Protocol) -> dict[str, list[Path]]:
 def check_fixtures(root: Path, schemas: SchemaSet) -> list[Finding]:
     """Each fixture in schema/examples/<version>/<kind>/ must be classified as its folder says."""
     findings: list[Finding] = []
-    for protocol in PROTOCOLS:
+    for protocol in schemas.versions:
         for kind, paths in fixture_files(root, protocol).items():
             for path in paths:
                 shown = path.relative_to(root).as_posix()
@@ -82,30 +81,32 @@ def check_fixtures(root: Path, schemas: SchemaSet) -> list[Finding]:
 
 
 def _check_fixture(
-    path: Path, shown: str, protocol: Protocol, kind: str, schemas: SchemaSet
+    path: Path, shown: str, protocol: str, kind: str, schemas: SchemaSet
 ) -> list[Finding]:
-    def finding(message: str, line: int = 1, col: int = 1) -> list[Finding]:
-        return [Finding(shown, line, col, "fixtures", message)]
+    def finding(message: str, rule: str, line: int = 1, col: int = 1) -> list[Finding]:
+        return [Finding(shown, line, col, "examples", message, "fixtures/" + rule)]
 
     try:
         payload = load_json(path, shown)
     except UsageError as exc:
-        return finding(str(exc).removeprefix(f"{shown}: "))
+        return finding(str(exc).removeprefix(f"{shown}: "), "unreadable")
     definition = fixture_definition(path)
     try:
         if definition is None:
             outcome = schemas.check_message(protocol, payload)
         elif not schemas.has(protocol, definition):
-            return finding(f"unknown definition {definition!r} in ACP {protocol}")
+            return finding(
+                f"unknown definition {definition!r} in ACP {protocol}", "unknown-definition"
+            )
         else:
             outcome = schemas.check(protocol, definition, payload)
     except DispatchError as exc:
-        return finding(f"[{protocol} JSON-RPC] {exc}")
+        return finding(f"[{protocol} JSON-RPC] {exc}", "dispatch")
     if kind == "valid" and not outcome.valid:
         return [
-            Finding(shown, 1, 1, "fixtures", f"{outcome.label()} {problem}")
+            Finding(shown, 1, 1, "examples", f"{outcome.label()} {problem}", "fixtures/invalid")
             for problem in outcome.problems
         ]
     if kind == "invalid" and outcome.valid:
-        return finding(f"{outcome.label()} is in invalid/ but validates")
+        return finding(f"{outcome.label()} is in invalid/ but validates", "passes")
     return []

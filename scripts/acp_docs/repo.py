@@ -100,7 +100,11 @@ class Repo:
     def load(cls, start: Path | None = None) -> Repo:
         """Find the root from `start` and read mkdocs.yml (a UsageError when malformed)."""
         root = find_root(start)
-        text = read_text(root / CONFIG_NAME, CONFIG_NAME)
+        return cls.parse(root, read_text(root / CONFIG_NAME, CONFIG_NAME))
+
+    @classmethod
+    def parse(cls, root: Path, text: str) -> Repo:
+        """The repository at `root` with `text` as its mkdocs.yml."""
         try:
             config = yaml.load(text, Loader=_IgnoreTagsLoader)
         except yaml.YAMLError as exc:

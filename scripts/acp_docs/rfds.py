@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from jsonschema import Draft202012Validator
 
 from acp_docs.findings import Finding
 from acp_docs.markdown import Heading, code_lines, front_matter_end, headings
 from acp_docs.repo import Repo
 from acp_docs.textfile import UnreadableFile, read_text
+from acp_docs.yamlfile import YamlError
+from acp_docs.yamlfile import load as load_yaml
 
 CHECK = "rfds"
 TEMPLATE_NAME = "TEMPLATE.md"
@@ -98,16 +99,24 @@ def parse_front_matter(text: str, shown: str) -> tuple[dict[str, Any] | None, Fi
     lines = text.split("\n")
     end = front_matter_end(lines)
     if end == 0:
-        return None, Finding(shown, 1, 1, CHECK, "missing YAML front matter (a '---' block)")
+        return None, Finding(
+            shown, 1, 1, CHECK, "missing YAML front matter (a '---' block)", "rfds/front-matter"
+        )
     try:
-        meta = yaml.safe_load("\n".join(lines[1 : end - 1]))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark else 1
-        problem = getattr(exc, "problem", None) or str(exc)
-        return None, Finding(shown, line, 1, CHECK, f"malformed YAML front matter: {problem}")
+        meta = load_yaml("\n".join(lines[1 : end - 1]), shown, first_line=2)
+    except YamlError as exc:
+        return None, Finding(
+            shown,
+            exc.line,
+            exc.col,
+            CHECK,
+            f"malformed YAML front matter: {exc.problem}",
+            "rfds/front-matter",
+        )
     if not isinstance(meta, dict):
-        return None, Finding(shown, 1, 1, CHECK, "front matter is not a YAML mapping")
+        return None, Finding(
+            shown, 1, 1, CHECK, "front matter is not a YAML mapping", "rfds/front-matter"
+        )
     return _normalise(meta), None
 
 
@@ -117,7 +126,8 @@ def load(repo: Repo, path: Path) -> Rfd:
     try:
         text = read_text(path, shown)
     except UnreadableFile as exc:
-        return Rfd(path, shown, "", None, Finding(shown, exc.line, 1, CHECK, exc.reason))
+        unreadable = Finding(shown, exc.line, 1, CHECK, exc.reason, "rfds/unreadable")
+        return Rfd(path, shown, "", None, unreadable)
     meta, error = parse_front_matter(text, shown)
     return Rfd(path, shown, text, meta, error)
 
@@ -151,18 +161,23 @@ def lint_one(rfd: Rfd, validator: Draft202012Validator) -> list[Finding]:
     """The rules one RFD must pass on its own."""
     out: list[Finding] = []
 
-    def find(line: int, message: str) -> None:
-        out.append(Finding(rfd.shown, line, 1, CHECK, message))
+    def find(line: int, message: str, rule: str) -> None:
+        out.append(Finding(rfd.shown, line, 1, CHECK, message, f"{CHECK}/{rule}"))
 
     if not _KEBAB.match(rfd.path.name):
-        find(1, f"file name {rfd.path.name!r} is not kebab-case (like prompt-suggestions.md)")
+        find(
+            1,
+            f"file name {rfd.path.name!r} is not kebab-case (like prompt-suggestions.md)",
+            "file-name",
+        )
     if rfd.meta_error is not None:
         out.append(rfd.meta_error)
     else:
         for error in sorted(validator.iter_errors(rfd.meta), key=lambda e: list(e.path)):
             key = str(error.path[0]) if error.path else ""
             where = f"front matter `{key}`" if key else "front matter"
-            find(_meta_line(rfd, key) if key else 1, f"{where}: {error.message}")
+            line = _meta_line(rfd, key) if key else 1
+            find(line, f"{where}: {error.message}", "front-matter")
     if not rfd.text:
         return out
     out.extend(_lint_sections(rfd))
@@ -179,7 +194,16 @@ def _lint_sections(rfd: Rfd) -> list[Finding]:
             positions[head.text] = head
     for name in SECTIONS:
         if name not in positions:
-            out.append(Finding(rfd.shown, 1, 1, CHECK, f"missing template section '## {name}'"))
+            out.append(
+                Finding(
+                    rfd.shown,
+                    1,
+                    1,
+                    CHECK,
+                    f"missing template section '## {name}'",
+                    "rfds/missing-section",
+                )
+            )
     present = [h for h in h2 if h.text in SECTIONS]
     expected = [s for s in SECTIONS if s in positions]
     for head, want in zip(present, expected, strict=False):
@@ -191,6 +215,7 @@ def _lint_sections(rfd: Rfd) -> list[Finding]:
                     1,
                     CHECK,
                     f"section '{head.text}' is out of order: the template puts '{want}' here",
+                    "rfds/section-order",
                 )
             )
             break
@@ -213,7 +238,14 @@ def _lint_faq(rfd: Rfd, heads: list[Heading], faq: Heading, lines: list[str]) ->
     questions = [h for h in heads if h.line in span and h.level == 3]
     if not questions:
         out.append(
-            Finding(rfd.shown, faq.line, 1, CHECK, "the FAQ has no question: give each a '###'")
+            Finding(
+                rfd.shown,
+                faq.line,
+                1,
+                CHECK,
+                "the FAQ has no question: give each a '###'",
+                "rfds/faq",
+            )
         )
     in_code = code_lines(rfd.text)
     for number in span:
@@ -231,6 +263,7 @@ def _lint_faq(rfd: Rfd, heads: list[Heading], faq: Heading, lines: list[str]) ->
                     CHECK,
                     "FAQ question written as a paragraph: make it a '###' heading so it gets"
                     " an anchor",
+                    "rfds/faq",
                 )
             )
     return out
@@ -244,7 +277,16 @@ def _lint_history(rfd: Rfd, heads: list[Heading], head: Heading, lines: list[str
             try:
                 dt.date.fromisoformat(match.group(1))
             except ValueError:
-                return [Finding(rfd.shown, number, 1, CHECK, f"{match.group(1)} is not a date")]
+                return [
+                    Finding(
+                        rfd.shown,
+                        number,
+                        1,
+                        CHECK,
+                        f"{match.group(1)} is not a date",
+                        "rfds/revision-history",
+                    )
+                ]
             return []
     return [
         Finding(
@@ -253,6 +295,7 @@ def _lint_history(rfd: Rfd, heads: list[Heading], head: Heading, lines: list[str
             1,
             CHECK,
             "the revision history has no dated entry: '- 2026-01-31: what changed'",
+            "rfds/revision-history",
         )
     ]
 
@@ -270,6 +313,7 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
                     1,
                     CHECK,
                     f"navigation entry {entry.file!r} points at a missing file",
+                    "rfds/nav-missing-file",
                 )
             )
     for rfd in rfds:
@@ -284,12 +328,20 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
                     CHECK,
                     f"RFD is missing from the mkdocs.yml navigation: add it under"
                     f" {NAV_SECTION} > {group}",
+                    "rfds/not-in-nav",
                 )
             )
             continue
         for extra in places[1:]:
             out.append(
-                Finding("mkdocs.yml", extra.line, 1, CHECK, f"{rfd.docs_path} is listed twice")
+                Finding(
+                    "mkdocs.yml",
+                    extra.line,
+                    1,
+                    CHECK,
+                    f"{rfd.docs_path} is listed twice",
+                    "rfds/nav-duplicate",
+                )
             )
         group = STATUSES.get(rfd.status or "")
         where = places[0]
@@ -303,6 +355,7 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
                     CHECK,
                     f"{rfd.docs_path} has status {rfd.status!r} but sits under {shown};"
                     f" move it under {NAV_SECTION} > {group}",
+                    "rfds/nav-group",
                 )
             )
     titles = Counter(r.title for r in rfds if r.meta)
@@ -315,6 +368,7 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
                     1,
                     CHECK,
                     f"another RFD has the same title {rfd.title!r}",
+                    "rfds/duplicate-title",
                 )
             )
     return out

@@ -1,4 +1,4 @@
-"""What the site build adds: the RFD index, fixture lists, and the published schema files."""
+"""What the site build generates: RFD tables, download and fixture lists, the published files."""
 
 from __future__ import annotations
 
@@ -6,15 +6,25 @@ import html
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from acp_docs.errors import UsageError
 from acp_docs.payloads import fixture_files
 from acp_docs.rfds import STATUSES, Rfd
-from acp_docs.schema.source import PROTOCOLS
+from acp_docs.schema import fragments
+from acp_docs.schema.source import SchemaSource
+from acp_docs.textfile import load_json, read_text
 from acp_docs.validate import SchemaSet
+from acp_docs.yamlfile import load as load_yaml
 
 
 def _escape(text: str) -> str:
     return text.replace("|", "\\|")
+
+
+def prefix_of(from_page: str) -> str:
+    """The relative prefix from a docs page back to the docs root."""
+    return "../" * from_page.count("/")
 
 
 def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str:
@@ -23,8 +33,7 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
     if not chosen:
         label = STATUSES.get(status or "", "any status")
         return f"*No RFD is {label} yet.*\n"
-    depth = from_page.count("/")
-    prefix = "../" * depth
+    prefix = prefix_of(from_page)
     rows = ["| RFD | Status | Authors | Champion | Created |", "| --- | --- | --- | --- | --- |"]
     for rfd in sorted(chosen, key=lambda r: (str(r.meta.get("created", "")), r.title)):
         meta = rfd.meta or {}
@@ -46,24 +55,47 @@ class Download:
     content: str
 
 
+def merged_path(version: str) -> str:
+    """Where the site publishes the merged schema of a version."""
+    return f"schema/{version}/schema.json"
+
+
 def merged_downloads(schemas: SchemaSet) -> list[Download]:
     """The merged schema of each version, as the site publishes it."""
     return [
         Download(
-            f"schema/{protocol}/schema.json",
-            json.dumps(schemas.schemas[protocol], indent=2, ensure_ascii=False) + "\n",
+            merged_path(version),
+            json.dumps(schemas.schemas[version], indent=2, ensure_ascii=False) + "\n",
         )
-        for protocol in PROTOCOLS
+        for version in schemas.versions
     ]
 
 
-def fixture_list(root: Path, from_page: str) -> str:
+def download_table(
+    root: Path, sources: list[SchemaSource], versions: tuple[str, ...], from_page: str
+) -> str:
+    """A table of every version's merged schema and each RFD's fragment of it."""
+    prefix = prefix_of(from_page)
+    rows = ["| Version | Merged schema | Fragments (what each RFD adds) |", "| --- | --- | --- |"]
+    for version in versions:
+        links = [
+            f"[`{fragments.fragment_path(s, version).relative_to(root / 'schema').as_posix()}`]"
+            f"({prefix}{fragments.fragment_path(s, version).relative_to(root).as_posix()})"
+            for s in sources
+            if version in s.versions
+        ]
+        merged = f"[`{merged_path(version)}`]({prefix}{merged_path(version)})"
+        rows.append(f"| {version} | {merged} | {', '.join(links) or 'none'} |")
+    return "\n".join(rows) + "\n"
+
+
+def fixture_list(root: Path, versions: tuple[str, ...], from_page: str) -> str:
     """Markdown lists of every fixture file, linked to the published copies."""
-    prefix = "../" * from_page.count("/")
+    prefix = prefix_of(from_page)
     out: list[str] = []
-    for protocol in PROTOCOLS:
-        out += [f"### {protocol}", ""]
-        for kind, files in fixture_files(root, protocol).items():
+    for version in versions:
+        out += [f"### {version}", ""]
+        for kind, files in fixture_files(root, version).items():
             out += [f"**{kind.capitalize()}** ({len(files)} files)", ""]
             for path in files:
                 rel = path.relative_to(root).as_posix()
@@ -72,25 +104,44 @@ def fixture_list(root: Path, from_page: str) -> str:
     return "\n".join(out)
 
 
-DEMO_EXAMPLES = (
-    ("one", "Offer one suggestion", "SessionUpdate.one-suggestion.json"),
-    ("several", "Offer three suggestions", "SessionUpdate.several-suggestions.json"),
-    ("empty", "Withdraw them (empty list)", "SessionUpdate.empty-list.json"),
-)
-"""The demo's Agent buttons: validated v1 and v2 fixtures, so the demo shows real payloads."""
+DEMO_FILE = "demo.yaml"
 
 
-def composer_demo(root: Path) -> str:
-    """The HTML root of the composer demo, carrying the example updates it sends."""
+def _demo_data(root: Path, slug: str) -> tuple[str, list[dict[str, Any]]]:
+    shown = f"schema/{slug}/{DEMO_FILE}"
+    data = load_yaml(read_text(root / shown, shown), shown)
+    entries = data.get("examples") if isinstance(data, dict) else None
+    title = data.get("title") if isinstance(data, dict) else None
+    if not isinstance(title, str) or not isinstance(entries, list) or not entries:
+        raise UsageError(
+            f"{shown}:1:1: expected `title:` and `examples:`, a list of name, label and fixture"
+        )
     examples = []
-    for name, label, file in DEMO_EXAMPLES:
-        update = json.loads((root / "schema" / "examples" / "v1" / "valid" / file).read_text())
-        examples.append({"name": name, "label": label, "update": update})
+    for entry in entries:
+        if not isinstance(entry, dict) or set(entry) != {"name", "label", "fixture"}:
+            raise UsageError(f"{shown}:1:1: each example has exactly name, label and fixture")
+        fixture = str(entry["fixture"])
+        if fixture.startswith("/") or ".." in fixture.split("/"):
+            raise UsageError(f"{shown}:1:1: fixture {fixture!r} must stay under schema/")
+        update = load_json(root / "schema" / fixture, f"schema/{fixture}")
+        examples.append(
+            {"name": str(entry["name"]), "label": str(entry["label"]), "update": update}
+        )
+    return title, examples
+
+
+def demo(root: Path, slug: str) -> str:
+    """The HTML root of an RFD's live demo, carrying the example payloads it sends.
+
+    The examples come from `schema/<slug>/demo.yaml`, which names validated
+    fixtures, so the demo shows real payloads.
+    """
+    title, examples = _demo_data(root, slug)
     payload = html.escape(json.dumps(examples, ensure_ascii=False), quote=True)
-    title = html.escape("Try it: a composer that follows the Client rules")
+    title = html.escape(title, quote=True)
     # The examples ride in an attribute, not a <script>: Material's instant
     # navigation re-creates (and runs) scripts found in the page content.
     return (
-        f'<div class="acp-demo" data-acp-demo="prompt-suggestions" role="region"'
+        f'<div class="acp-demo" data-acp-demo="{html.escape(slug, quote=True)}" role="region"'
         f' aria-label="{title}" data-acp-demo-examples="{payload}"></div>\n'
     )

@@ -8,8 +8,6 @@ repository. Its Markdown extensions must be those of mkdocs.yml.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -17,11 +15,13 @@ from typing import Any
 
 import yaml
 
+from acp_docs import runner
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import code_lines, front_matter_end
 from acp_docs.repo import Repo
-from acp_docs.textfile import UnreadableFile, line_of, read_text, strip_ansi
+from acp_docs.textfile import UnreadableFile, line_of, read_text
+from acp_docs.yamlfile import load as load_yaml
 
 CHECK = "spell"
 CONFIG = ".pyspelling.yml"
@@ -33,11 +33,7 @@ INSTALL_HINT = (
 
 
 def _load_config(repo: Repo) -> dict[str, Any]:
-    text = read_text(repo.root / CONFIG, CONFIG)
-    try:
-        config = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{CONFIG}: malformed YAML: {exc}") from None
+    config = load_yaml(read_text(repo.root / CONFIG, CONFIG), CONFIG)
     if not isinstance(config, dict) or not isinstance(config.get("matrix"), list):
         raise UsageError(f"{CONFIG}:1:1: expected a `matrix` list")
     return config
@@ -77,6 +73,7 @@ def config_findings(repo: Repo, config: dict[str, Any]) -> list[Finding]:
                     CHECK,
                     f"task {task.get('name')!r}: markdown_extensions differ from mkdocs.yml;"
                     " copy them so tabs and admonitions are checked as readers see them",
+                    "spell/config",
                 )
             )
     wordlist = repo.root / WORDLIST
@@ -84,7 +81,14 @@ def config_findings(repo: Repo, config: dict[str, Any]) -> list[Finding]:
         words = [w for w in read_text(wordlist, WORDLIST).split("\n") if w]
         if words != sorted(set(words)):
             findings.append(
-                Finding(WORDLIST, 1, 1, CHECK, "word list is not sorted or has duplicates")
+                Finding(
+                    WORDLIST,
+                    1,
+                    1,
+                    CHECK,
+                    "word list is not sorted or has duplicates",
+                    "spell/config",
+                )
             )
     return findings
 
@@ -130,8 +134,7 @@ def locate(text: str, word: str) -> tuple[int, int]:
 
 def check(repo: Repo) -> list[Finding]:
     """Every misspelt word of the prose, as findings; a UsageError without Aspell."""
-    if shutil.which("aspell") is None:
-        raise UsageError(INSTALL_HINT)
+    runner.require("aspell", "spell", INSTALL_HINT)
     config = _load_config(repo)
     findings = config_findings(repo, config)
     with tempfile.TemporaryDirectory(prefix="acp-docs-spell-") as tmp:
@@ -140,17 +143,19 @@ def check(repo: Repo) -> list[Finding]:
             dictionary["output"] = str(Path(tmp) / f"task-{index}.dic")
         temp_config = Path(tmp) / "pyspelling.yml"
         temp_config.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
-        result = subprocess.run(
+        result = runner.run(
+            "pyspelling",
             [sys.executable, "-m", "pyspelling", "-c", str(temp_config)],
             cwd=repo.root,
-            capture_output=True,
-            text=True,
+            fix=f"check {CONFIG}, or run `make setup`",
+            timeout=300,
+            ok=(0, 1),
         )
-    if result.returncode not in (0, 1) or "Traceback" in result.stderr:
-        tail = (result.stderr or result.stdout).strip().splitlines()[-1:]
-        raise UsageError(f"pyspelling could not run: {' '.join(tail)}")
+    if "Traceback" in result.stderr:
+        tail = result.stderr.strip().splitlines()[-1:]
+        raise runner.ToolFailure("pyspelling", f"crashed: {' '.join(tail)}", f"check {CONFIG}")
     texts: dict[str, str] = {}
-    for path, word in parse_output(strip_ansi(result.stdout)):
+    for path, word in parse_output(result.stdout):
         if path not in texts:
             try:
                 texts[path] = read_text(repo.root / path, path)
@@ -159,7 +164,12 @@ def check(repo: Repo) -> list[Finding]:
         line, col = locate(texts[path], word)
         findings.append(
             Finding(
-                path, line, col, CHECK, f"unknown word {word!r}: fix it or add it to {WORDLIST}"
+                path,
+                line,
+                col,
+                CHECK,
+                f"unknown word {word!r}: fix it or add it to {WORDLIST}",
+                "spell/unknown-word",
             )
         )
     return findings

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -68,11 +71,24 @@ def line_of(path: Path, *needles: str) -> tuple[int, int]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file and a rename."""
+    """Write `text` to `path` through a new temporary file beside it and a rename.
+
+    The temporary file is created exclusively under a random name, so a planted
+    file or symlink is never followed; a symlink or directory at `path` is refused.
+    """
+    if path.is_symlink() or path.is_dir():
+        raise UsageError(f"{path}: refusing to write through a symlink or over a directory")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8", newline="\n")
-    tmp.replace(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")

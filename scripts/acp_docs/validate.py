@@ -14,10 +14,10 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from acp_docs import protocols
 from acp_docs.discriminate import discriminate
 from acp_docs.errors import UsageError
-from acp_docs.schema import fragments, merge
-from acp_docs.schema.source import PROTOCOLS, Protocol
+from acp_docs.schema import fragments, merge, source
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Problem:
 class Outcome:
     """The result of checking one payload: the definition used and its problems."""
 
-    protocol: Protocol
+    protocol: str
     definition: str
     problems: tuple[Problem, ...]
 
@@ -87,36 +87,55 @@ def _message(error: ValidationError) -> str:
 class SchemaSet:
     """The merged schema of each version, with validators built once and reused."""
 
-    schemas: dict[Protocol, dict[str, Any]]
-    _validators: dict[tuple[Protocol, str], Draft202012Validator] = field(default_factory=dict)
-    _dispatched: dict[Protocol, dict[str, Any]] = field(default_factory=dict)
+    schemas: dict[str, dict[str, Any]]
+    _validators: dict[tuple[str, str], Draft202012Validator] = field(default_factory=dict)
+    _dispatched: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def from_sources(
+        cls, root: Path, sources: list[source.SchemaSource], meta_check: bool = False
+    ) -> SchemaSet:
+        """The pinned base schema of every version merged with every RFD's change to it."""
+        schemas = {}
+        for version in protocols.VERSIONS.values():
+            base = merge.load_base(root, version)
+            made = [
+                fragments.contribution(s, version.name)
+                for s in sources
+                if version.name in s.versions
+            ]
+            schemas[version.name] = merge.merge(base, made, version, meta_check=meta_check)
+        return cls(schemas)
 
     @classmethod
     def from_repo(cls, root: Path) -> SchemaSet:
-        """The pinned base schemas merged with the committed fragments."""
-        schemas = {}
-        for protocol in PROTOCOLS:
-            base = merge.load_base(root, protocol)
-            fragment = fragments.load(root / "schema", protocol, root)
-            schemas[protocol] = merge.merge(base, fragment, protocol, meta_check=False)
-        return cls(schemas)
+        """The merged schemas of the repository at `root`, from its schema sources."""
+        return cls.from_sources(root, source.load_all(root, root / "schema"))
 
-    def definitions(self, protocol: Protocol) -> dict[str, Any]:
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """The protocol versions held, oldest first."""
+        return tuple(self.schemas)
+
+    def definitions(self, protocol: str) -> dict[str, Any]:
         """The `$defs` of a version."""
         return self.schemas[protocol]["$defs"]
 
-    def has(self, protocol: Protocol, name: str) -> bool:
+    def has(self, protocol: str, name: str) -> bool:
         """True when the version defines `name`."""
         return name in self.definitions(protocol)
 
-    def validator(self, protocol: Protocol, name: str) -> Draft202012Validator:
+    def validator(self, protocol: str, name: str) -> Draft202012Validator:
         """The validator for one definition of one version, built on first use."""
         key = (protocol, name)
         if key not in self._validators:
             if not self.has(protocol, name):
                 raise UsageError(f"unknown definition {name!r} in ACP {protocol}")
             if protocol not in self._dispatched:
-                self._dispatched[protocol] = discriminate(self.schemas[protocol]["$defs"])
+                fallbacks = protocols.get(protocol).fallback_titles
+                self._dispatched[protocol] = discriminate(
+                    self.schemas[protocol]["$defs"], fallbacks
+                )
             root = {
                 "$schema": self.schemas[protocol].get("$schema"),
                 "$defs": self._dispatched[protocol],
@@ -125,7 +144,7 @@ class SchemaSet:
             self._validators[key] = Draft202012Validator(root)
         return self._validators[key]
 
-    def check(self, protocol: Protocol, name: str, payload: Any, prefix: str = "") -> Outcome:
+    def check(self, protocol: str, name: str, payload: Any, prefix: str = "") -> Outcome:
         """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`."""
         problems: list[Problem] = []
         for error in self.validator(protocol, name).iter_errors(payload):
@@ -135,7 +154,7 @@ class SchemaSet:
         unique = tuple(dict.fromkeys(problems))
         return Outcome(protocol, name, unique)
 
-    def dispatch(self, protocol: Protocol, message: Any) -> str:
+    def dispatch(self, protocol: str, message: Any) -> str:
         """The definition of a JSON-RPC message's params, found by `method` and kind."""
         if not isinstance(message, dict) or "jsonrpc" not in message:
             raise DispatchError("not a JSON-RPC message (no `jsonrpc` member)")
@@ -159,7 +178,7 @@ class SchemaSet:
             raise DispatchError(f"{known} ACP {protocol} {kind.lower()} has method {method!r}")
         return matches[0]
 
-    def check_message(self, protocol: Protocol, message: Any) -> Outcome:
+    def check_message(self, protocol: str, message: Any) -> Outcome:
         """Validate a whole JSON-RPC message: its envelope, then its params by method."""
         name = self.dispatch(protocol, message)
         problems: list[Problem] = []

@@ -1,11 +1,13 @@
-"""A fragment rendered as a Markdown schema reference: each type, its fields, what changes."""
+"""Every RFD's change to one protocol version, rendered as a Markdown schema reference."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from acp_docs.schema.fragments import MERGE_KEY
-from acp_docs.schema.source import Protocol
+from acp_docs.protocols import ProtocolVersion
+from acp_docs.schema.changes import Change
+from acp_docs.schema.fragments import Contribution
 
 
 def _ref_name(ref: str) -> str:
@@ -17,84 +19,119 @@ def _link(name: str, local: set[str]) -> str:
 
 
 def type_of(prop: dict[str, Any], local: set[str]) -> str:
-    """A property's type as a reader would say it, linking the fragment's own types."""
+    """A property's type as a reader would say it, linking the page's own types."""
+    if not isinstance(prop, dict):
+        return "any"
     if "$ref" in prop:
-        return _link(_ref_name(prop["$ref"]), local)
-    if "anyOf" in prop:
+        return _link(_ref_name(str(prop["$ref"])), local)
+    if isinstance(prop.get("anyOf"), list):
         return " or ".join(type_of(option, local) for option in prop["anyOf"])
     if "const" in prop:
-        return f'`"{prop["const"]}"`'
+        return f"`{_code(repr(prop['const']).replace(chr(39), chr(34)))}`"
     kind = prop.get("type")
     if kind == "array":
         return f"array of {type_of(prop.get('items', {}), local)}"
     if kind == "string" and prop.get("minLength"):
         return "non-empty string"
     if isinstance(kind, list):
-        return " or ".join(f"`{k}`" for k in kind)
-    return f"`{kind}`" if kind else "any"
+        return " or ".join(f"`{_code(str(k))}`" for k in kind)
+    return f"`{_code(str(kind))}`" if kind else "any"
 
 
-def _cell(text: str) -> str:
+def _code(text: str) -> str:
+    return text.replace("`", "'")
+
+
+def _cell(text: Any) -> str:
+    text = str(text or "")
     return text.replace("|", "\\|").replace("\n\n", "<br><br>").replace("\n", " ")
 
 
-def _fields(definition: dict[str, Any], local: set[str]) -> list[str]:
-    props = definition.get("properties") or {}
-    if not props:
-        return ["No fields: the empty object `{}` is the whole value.", ""]
-    required = set(definition.get("required") or [])
+def _paragraphs(text: Any) -> list[str]:
+    return [str(text), ""] if text else []
+
+
+def _table(props: dict[str, Any], required: set[str], local: set[str]) -> list[str]:
     rows = ["| Field | Type | Required | Description |", "| --- | --- | --- | --- |"]
     for name, prop in props.items():
         need = "required" if name in required else "optional"
-        rows.append(
-            f"| `{name}` | {type_of(prop, local)} | {need} | {_cell(prop.get('description', ''))} |"
-        )
+        description = prop.get("description", "") if isinstance(prop, dict) else ""
+        rows.append(f"| `{_code(name)}` | {type_of(prop, local)} | {need} | {_cell(description)} |")
     return [*rows, ""]
 
 
-def render(fragment: dict[str, Any], protocol: Protocol) -> str:
-    """The reference page body for one version's fragment."""
-    defs: dict[str, Any] = fragment["$defs"]
-    local = set(defs)
-    merge = fragment[MERGE_KEY]
-    variant = merge["SessionUpdate"]["variant"]
-    tag = variant["properties"]["sessionUpdate"]["const"]
-    update_type = _ref_name(variant["allOf"][0]["$ref"])
-    out = [
-        "## Changes to published definitions",
+def _change(change: Change, version: ProtocolVersion, local: set[str], level: str) -> list[str]:
+    args = change.args
+    if change.op == "add-variant":
+        union = version.union(args["union"])
+        head = f"{level} `{union.definition}`: the `{_code(args['tag'])}` variant"
+        out = [head, ""]
+        out.append(
+            f'A new branch whose `{union.discriminator}` is `"{_code(args["tag"])}"`, with the'
+            f" fields of {_link(args['fields'], local)}."
+        )
+        out += ["", *_paragraphs(args.get("description"))]
+        if union.is_open:
+            out.append(
+                f"`{union.definition}` is open in ACP {version.name}: its last branch,"
+                f" `{union.fallback}`, accepts any tag that is not a known one. The merge inserts"
+                f" the new branch before `{union.fallback}` and adds the tag to the ones"
+                f" `{union.fallback}` excludes, so a malformed update is rejected instead of"
+                " passing as an unknown one."
+            )
+        else:
+            out.append(
+                f"`{union.definition}` is a closed `{union.keyword}` in ACP {version.name}: the"
+                " branch is appended to it, and a receiver that does not know it rejects it."
+            )
+        return [*out, ""]
+    if change.op in ("add-capability", "add-property"):
+        if change.op == "add-capability":
+            definition = version.capability_definition(args["scope"])
+        else:
+            definition = args["definition"]
+        head = f"{level} `{definition}`: the `{_code(args['property'])}` field"
+        return [head, "", *_table({args["property"]: args["schema"]}, set(), local)]
+    verb = {"test": "requires", "add": "adds", "replace": "replaces", "remove": "removes"}
+    path = _code(args["path"])
+    return [
+        f"{level} JSON Patch: {change.op} `{path}`",
         "",
-        f"### `SessionUpdate`: the `{tag}` variant",
-        "",
-        f'A new branch whose `sessionUpdate` is `"{tag}"`, with the fields of'
-        f" {_link(update_type, local)}.",
-        "",
-        _cell(variant.get("description", "")).replace("<br><br>", "\n\n"),
+        f"The change {verb[change.op]} `{path}`.",
         "",
     ]
-    if protocol == "v1":
-        out += ["`SessionUpdate` is a closed `oneOf` in v1: the branch is appended to it.", ""]
-        for name, prop in merge["ClientSessionCapabilities"]["properties"].items():
-            out += [
-                f"### `ClientSessionCapabilities`: the `{name}` field",
-                "",
-                "| Field | Type | Required | Description |",
-                "| --- | --- | --- | --- |",
-                f"| `{name}` | {type_of(prop, local)} | optional | {_cell(prop['description'])} |",
-                "",
-            ]
-    else:
-        out += [
-            "### `SessionUpdate`: the `other` fallback",
-            "",
-            "`SessionUpdate` is open in v2: its last branch, `other`, accepts any tag that"
-            " is not a known one. The merge inserts the new branch before `other` and adds"
-            f' `"{tag}"` to the tags `other` excludes, so a malformed `{tag}` update is'
-            " rejected instead of passing as an unknown update.",
-            "",
-        ]
-    out += ["## New definitions", ""]
-    for name, definition in defs.items():
-        out += [f"### {name}", "", definition.get("description", ""), ""]
-        out += ["Type: `object`", ""]
-        out += _fields(definition, local)
+
+
+def render(
+    contributions: Sequence[Contribution],
+    version: ProtocolVersion,
+    titles: dict[str, str],
+    rfd_link: str,
+) -> str:
+    """The reference body for one version: each RFD's changes, then its new definitions.
+
+    `titles` maps an RFD's slug to its title; `rfd_link` is the relative link
+    prefix of RFD pages from the page being rendered (`../rfds/`).
+    """
+    if not contributions:
+        return f"No RFD changes the ACP {version.name} schema.\n"
+    out: list[str] = []
+    for made in contributions:
+        title = titles.get(made.rfd, made.rfd)
+        local = set(made.definitions)
+        out += [f"## {title}", "", f"From the RFD [{title}]({rfd_link}{made.rfd}.md).", ""]
+        if made.changes:
+            out += ["### Changes to published definitions", ""]
+            for change in made.changes:
+                out += _change(change, version, local, "####")
+        if made.definitions:
+            out += ["### New definitions", ""]
+        for name, definition in made.definitions.items():
+            out += [f"#### {name}", "", *_paragraphs(definition.get("description"))]
+            out += [f"Type: `{_code(str(definition.get('type', 'any')))}`", ""]
+            props = definition.get("properties") or {}
+            if props:
+                out += _table(props, set(definition.get("required") or []), local)
+            else:
+                out += ["No fields: the empty object `{}` is the whole value.", ""]
     return "\n".join(out).rstrip("\n") + "\n"

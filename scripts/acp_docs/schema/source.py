@@ -1,172 +1,212 @@
-"""The new types of the prompt_suggestions RFD, written once for both protocol versions.
+"""An RFD's schema change as data: `schema/<rfd-slug>/source.yaml`, resolved per version.
 
-Everything the fragments under `schema/` say comes from here; `acp-docs schema
-generate` writes them and `acp-docs schema check` proves they are current.
-Descriptions are written for readers: they show in the schema reference and in
-SDKs generated from the merged schema.
+A source holds the new definitions and the changes to published definitions,
+written once for every protocol version it targets. Three constructs let one
+source say what differs between versions without repeating itself:
+
+- `{$versions: {v1: X, v2: Y}}` is X in v1 and Y in v2; in a version it does not
+  name, the member or list item holding it is left out;
+- `{$shared: name}` is the value of `shared.name`;
+- `{$join: [a, b, ...]}` is the strings joined, after the two above.
+
+Nothing else in the file is interpreted: definitions are JSON Schema as it will
+be published. Problems are UsageErrors naming the file and line.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-Protocol = Literal["v1", "v2"]
-PROTOCOLS: tuple[Protocol, ...] = ("v1", "v2")
+from acp_docs import protocols
+from acp_docs.errors import LocatedError
+from acp_docs.textfile import read_text
+from acp_docs.yamlfile import load_with_lines
 
-TAG = "prompt_suggestions"
-"""The `sessionUpdate` discriminator value of the new variant."""
-
-SUGGESTION = "PromptSuggestion"
-UPDATE = "PromptSuggestionsUpdate"
-CAPABILITY = "PromptSuggestionsCapabilities"
-CAPABILITY_FIELD = "promptSuggestions"
-
-RFD_URL = "https://agentclientprotocol.com/rfds/prompt-suggestions"
-
-_META_NOTE: dict[Protocol, str] = {
-    "v1": (
-        "Reserved by ACP for implementation-specific metadata. Implementations MUST NOT"
-        " make assumptions about values at these keys.\n\n"
-        "See protocol docs: [Extensibility]"
-        "(https://agentclientprotocol.com/protocol/v1/extensibility)"
-    ),
-    "v2": (
-        "Reserved by ACP for implementation-specific metadata. Omitted and `null` are"
-        " equivalent and mean no metadata. Implementations MUST NOT assign meaning to keys"
-        " they do not recognize.\n\n"
-        "See protocol docs: [Extensibility]"
-        "(https://agentclientprotocol.com/protocol/v2/extensibility)"
-    ),
-}
+SOURCE_NAME = "source.yaml"
+TOP_LEVEL = {"title", "versions", "shared", "definitions", "changes"}
+REQUIRED = {"title", "versions", "changes"}
+DEFINITION_NAME = re.compile(r"^[A-Z][A-Za-z0-9]{0,99}$")
+MAX_DEPTH = 64
+_DROP = object()
 
 
-def _meta(protocol: Protocol, scope: str) -> dict[str, Any]:
-    return {
-        "description": f"Metadata scoped to {scope}. {_META_NOTE[protocol]}",
-        "type": ["object", "null"],
-        "x-deserialize-default-on-error": True,
-        "additionalProperties": True,
-    }
+class SourceError(LocatedError):
+    """A schema source that cannot be used, at a line of the file."""
+
+    def __init__(self, shown: str, line: int, message: str) -> None:
+        super().__init__(shown, line, 1, message)
 
 
-def _gate(protocol: Protocol) -> str:
-    if protocol == "v1":
-        return (
-            "Agents MUST only send this update when the Client advertised the"
-            " `session.promptSuggestions` Client capability."
-        )
-    return (
-        "No capability gates this update: a Client that does not know it keeps it"
-        " through the unknown-update fallback and may ignore it."
-    )
+@dataclass(frozen=True)
+class Resolved:
+    """A source as one version sees it: new definitions and ordered changes."""
+
+    definitions: dict[str, Any]
+    changes: list[tuple[str, dict[str, Any]]]
+    """(pointer in the source, change) pairs."""
 
 
-def suggestion(protocol: Protocol) -> dict[str, Any]:
-    """`PromptSuggestion`: one predicted next prompt."""
-    return {
-        "description": (
-            "One predicted next prompt, offered to the user in the empty composer.\n\n"
-            "Accepting a suggestion fills the composer; the Client MUST NOT send it on the"
-            " user's behalf."
-        ),
-        "type": "object",
-        "properties": {
-            "text": {
-                "description": (
-                    "The suggested prompt as plain text, shown as the user would type it."
-                    " Never empty. Clients MUST insert it as text, not as markup."
-                ),
-                "type": "string",
-                "minLength": 1,
-            },
-            "_meta": _meta(protocol, "this suggestion"),
-        },
-        "required": ["text"],
-    }
+@dataclass(frozen=True)
+class SchemaSource:
+    """The schema change of one RFD, loaded from `schema/<slug>/source.yaml`."""
+
+    slug: str
+    path: Path
+    shown: str
+    data: dict[str, Any]
+    lines: dict[str, int]
+
+    @property
+    def directory(self) -> Path:
+        """`schema/<slug>/`, where the source and its fragments live."""
+        return self.path.parent
+
+    @property
+    def title(self) -> str:
+        """What the change is, in a few words (the fragments' titles use it)."""
+        return str(self.data["title"])
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """The protocol versions this change targets, in the order of the version table."""
+        wanted = set(self.data["versions"])
+        return tuple(name for name in protocols.NAMES if name in wanted)
+
+    def line(self, pointer: str) -> int:
+        """The line of the source that holds `pointer` (its nearest parent if unknown)."""
+        while pointer and pointer not in self.lines:
+            pointer = pointer.rsplit("/", 1)[0]
+        return self.lines.get(pointer, 1)
+
+    def error(self, pointer: str, message: str) -> SourceError:
+        """A SourceError at the line of `pointer`."""
+        return SourceError(self.shown, self.line(pointer), message)
+
+    def resolve(self, version: str) -> Resolved:
+        """The definitions and changes of `version`, with every construct applied."""
+        protocols.get(version)
+        shared = self.data.get("shared") or {}
+        definitions = {}
+        for name, value in (self.data.get("definitions") or {}).items():
+            resolved = self._resolve(value, version, shared, f"/definitions/{name}", 0)
+            if resolved is not _DROP:
+                definitions[name] = resolved
+        changes = []
+        for index, value in enumerate(self.data["changes"]):
+            pointer = f"/changes/{index}"
+            resolved = self._resolve(value, version, shared, pointer, 0)
+            if resolved is _DROP:
+                continue
+            if isinstance(value, dict) and set(value) == {"$versions"}:
+                pointer = f"{pointer}/$versions/{version}"
+            if not isinstance(resolved, dict):
+                raise self.error(pointer, "a change must be a mapping with an `op`")
+            changes.append((pointer, resolved))
+        return Resolved(definitions, changes)
+
+    def _resolve(self, value: Any, version: str, shared: dict, pointer: str, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise self.error(pointer, f"nested deeper than {MAX_DEPTH} levels (a $shared cycle?)")
+        if isinstance(value, list):
+            items = (
+                self._resolve(item, version, shared, f"{pointer}/{i}", depth + 1)
+                for i, item in enumerate(value)
+            )
+            return [item for item in items if item is not _DROP]
+        if not isinstance(value, dict):
+            if value is None or isinstance(value, str | bool | int | float):
+                return value
+            kind = type(value).__name__
+            raise self.error(pointer, f"{kind} values are not JSON: quote it as a string")
+        constructs = [key for key in value if key in ("$versions", "$shared", "$join")]
+        if constructs:
+            if len(value) != 1:
+                raise self.error(pointer, f"`{constructs[0]}` must be the only key of its mapping")
+            return self._construct(
+                constructs[0], value[constructs[0]], version, shared, pointer, depth
+            )
+        out = {}
+        for key, item in value.items():
+            resolved = self._resolve(item, version, shared, f"{pointer}/{key}", depth + 1)
+            if resolved is not _DROP:
+                out[str(key)] = resolved
+        return out
+
+    def _construct(
+        self, kind: str, arg: Any, version: str, shared: dict, pointer: str, depth: int
+    ) -> Any:
+        here = f"{pointer}/{kind}"
+        if kind == "$versions":
+            if not isinstance(arg, dict) or not arg:
+                raise self.error(here, "`$versions` maps version names to values")
+            for name in arg:
+                if not isinstance(name, str) or name not in protocols.VERSIONS:
+                    raise self.error(f"{here}/{name}", protocols.unknown(name))
+            if version not in arg:
+                return _DROP
+            return self._resolve(arg[version], version, shared, f"{here}/{version}", depth + 1)
+        if kind == "$shared":
+            if not isinstance(arg, str) or not isinstance(shared, dict) or arg not in shared:
+                known = ", ".join(sorted(shared)) or "none"
+                raise self.error(here, f"no shared value {arg!r} (shared: {known})")
+            return self._resolve(shared[arg], version, shared, f"/shared/{arg}", depth + 1)
+        if not isinstance(arg, list):
+            raise self.error(here, "`$join` takes a list of strings")
+        parts = self._resolve(arg, version, shared, here, depth + 1)
+        if not all(isinstance(part, str) for part in parts):
+            raise self.error(here, "`$join` takes a list of strings")
+        return "".join(parts)
 
 
-def update(protocol: Protocol) -> dict[str, Any]:
-    """`PromptSuggestionsUpdate`: the fields of the `prompt_suggestions` session update."""
-    return {
-        "description": (
-            "The prompts the Agent predicts the user may send next, offered at the end of"
-            " a turn.\n\n"
-            "Each update replaces the whole offered set; an empty list withdraws it. A"
-            " Client MUST NOT offer a suggestion that arrived before the most recent prompt"
-            " it sent, and MUST NOT wait for one: a turn may end without any. Suggestions"
-            " are not conversation history and are not replayed by `session/load`.\n\n"
-            f"{_gate(protocol)}\n\n"
-            f"See RFD: [Prompt suggestions]({RFD_URL})"
-        ),
-        "type": "object",
-        "properties": {
-            "suggestions": {
-                "description": (
-                    "The suggestions in order, most likely first. An empty list withdraws"
-                    " the suggestions offered before."
-                ),
-                "type": "array",
-                "items": {"$ref": f"#/$defs/{SUGGESTION}"},
-            },
-            "_meta": _meta(protocol, "this update"),
-        },
-        "required": ["suggestions"],
-    }
+def _check_top_level(source: SchemaSource) -> None:
+    data = source.data
+    for key in data:
+        if key not in TOP_LEVEL:
+            allowed = ", ".join(sorted(TOP_LEVEL))
+            raise source.error(f"/{key}", f"unknown key {key!r} (allowed: {allowed})")
+    for key in sorted(REQUIRED - set(data)):
+        raise source.error("", f"missing required key {key!r}")
+    if not isinstance(data["title"], str) or not data["title"].strip():
+        raise source.error("/title", "`title` must be a non-empty string")
+    versions = data["versions"]
+    if not isinstance(versions, list) or not versions:
+        raise source.error("/versions", "`versions` must be a non-empty list such as [v1, v2]")
+    for index, name in enumerate(versions):
+        if not isinstance(name, str) or name not in protocols.VERSIONS:
+            raise source.error(f"/versions/{index}", protocols.unknown(name))
+    for key in ("shared", "definitions"):
+        if data.get(key) is not None and not isinstance(data[key], dict):
+            raise source.error(f"/{key}", f"`{key}` must be a mapping")
+    for name in data.get("definitions") or {}:
+        if not isinstance(name, str) or not DEFINITION_NAME.match(name):
+            raise source.error(
+                f"/definitions/{name}", f"definition name {name!r} is not PascalCase"
+            )
+    if not isinstance(data["changes"], list):
+        raise source.error("/changes", "`changes` must be a list")
 
 
-def capability() -> dict[str, Any]:
-    """`PromptSuggestionsCapabilities` (v1 only): the Client can offer suggestions."""
-    return {
-        "description": (
-            "Client support for offering prompt suggestions in its composer.\n\n"
-            "Supplying `{}` advertises support. There is no fallback channel: without it the"
-            " Agent sends no suggestions and need not ask its model for a prediction."
-        ),
-        "type": "object",
-        "properties": {"_meta": _meta("v1", "this capability")},
-    }
+def load(root: Path, path: Path) -> SchemaSource:
+    """Read and check the shape of one source (a UsageError naming file and line)."""
+    shown = path.relative_to(root).as_posix()
+    data, lines = load_with_lines(read_text(path, shown), shown)
+    if not isinstance(data, dict):
+        raise SourceError(shown, 1, "a schema source is a YAML mapping")
+    source = SchemaSource(path.parent.name, path, shown, data, lines)
+    _check_top_level(source)
+    return source
 
 
-def capability_property() -> dict[str, Any]:
-    """The `promptSuggestions` property added to v1 `ClientSessionCapabilities`."""
-    return {
-        "description": (
-            "Support for `prompt_suggestions` session updates.\n\n"
-            "Optional. Omitted or `null` both mean the client does not advertise support."
-            " Supplying `{}` means the client can offer suggestions in its composer."
-        ),
-        "anyOf": [{"$ref": f"#/$defs/{CAPABILITY}"}, {"type": "null"}],
-        "x-deserialize-default-on-error": True,
-    }
+def source_paths(schema_dir: Path) -> list[Path]:
+    """Every `schema/<slug>/source.yaml`, sorted by slug."""
+    if not schema_dir.is_dir():
+        return []
+    return sorted(p / SOURCE_NAME for p in schema_dir.iterdir() if (p / SOURCE_NAME).is_file())
 
 
-def tag_match() -> dict[str, Any]:
-    """The object that matches the new tag, as the published variants spell it."""
-    return {
-        "type": "object",
-        "properties": {"sessionUpdate": {"type": "string", "const": TAG}},
-        "required": ["sessionUpdate"],
-    }
-
-
-def variant(protocol: Protocol) -> dict[str, Any]:
-    """The `SessionUpdate` branch for the new tag, shaped like the published branches."""
-    match = tag_match()
-    return {
-        "description": (
-            "Prompts the Agent predicts the user may send next, replacing any offered"
-            f" before.\n\n{_gate(protocol)}"
-        ),
-        "type": match["type"],
-        "properties": match["properties"],
-        "required": match["required"],
-        "allOf": [{"$ref": f"#/$defs/{UPDATE}"}],
-    }
-
-
-def new_defs(protocol: Protocol) -> dict[str, dict[str, Any]]:
-    """The definitions a version gains, by name."""
-    defs = {SUGGESTION: suggestion(protocol), UPDATE: update(protocol)}
-    if protocol == "v1":
-        defs[CAPABILITY] = capability()
-    return defs
+def load_all(root: Path, schema_dir: Path) -> list[SchemaSource]:
+    """Every RFD's schema source in the repository."""
+    return [load(root, path) for path in source_paths(schema_dir)]

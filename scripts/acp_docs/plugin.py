@@ -1,0 +1,378 @@
+"""The MkDocs plugin `acp-docs`: RFDs into the site, generated sections, findings from the build.
+
+Registered by the `mkdocs.plugins` entry point, so `mkdocs.yml` says only
+`plugins: [acp-docs]`. Everything it knows lives on the plugin instance and is
+loaded anew on every build, so `mkdocs serve` picks up an edit of an RFD, a
+schema source or a fixture without a restart.
+
+- RFD sources in `rfds/` are served as `rfds/<name>.md`, with no copy in docs/.
+- `<!-- acp-docs:... -->` markers are replaced with generated Markdown.
+- Each RFD's fragments, the merged schemas and the fixtures are published.
+- Every problem is a `Finding` on `self.findings`, and a build warning, so
+  `mkdocs build --strict` fails on it: schema drift, RFD lint, examples,
+  fixtures, broken links and anchors, pages missing from the nav.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from markdown import Extension, Markdown
+from markdown.treeprocessors import Treeprocessor
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+
+from acp_docs import examples, protocols, rfds, site
+from acp_docs.errors import LocatedError, UsageError
+from acp_docs.findings import Finding
+from acp_docs.markdown import code_lines
+from acp_docs.payloads import check_fixtures, fixture_files
+from acp_docs.repo import Repo
+from acp_docs.reporters.text import line as text_line
+from acp_docs.schema import fragments, reference
+from acp_docs.schema.changes import MergeRefused
+from acp_docs.schema.source import SchemaSource
+from acp_docs.schema.source import load_all as load_sources
+from acp_docs.textfile import UnreadableFile
+from acp_docs.validate import SchemaSet
+
+log = logging.getLogger("mkdocs.plugins.acp_docs")
+
+_MARKER = re.compile(
+    r"^[ ]{0,3}<!--[ \t]*acp-docs:(?P<name>[a-z-]+)(?P<args>[^>\n]*?)[ \t]*-->[ \t]*$", re.M
+)
+"""A marker is an HTML comment alone on its line; one inside code or a sentence is text."""
+
+
+@dataclass
+class _Link:
+    """A link as written in a page's Markdown, before MkDocs rewrites it."""
+
+    url: str
+    occurrence: int
+
+
+class _LinkRecorder(Treeprocessor):
+    """Records every `href` and `src` of the page being rendered, as the author wrote it."""
+
+    def __init__(self, md: Markdown, sink: list[_Link]) -> None:
+        super().__init__(md)
+        self.sink = sink
+
+    def run(self, root: Any) -> None:
+        seen: dict[str, int] = {}
+        for element in root.iter():
+            key = "href" if element.tag == "a" else "src" if element.tag == "img" else None
+            url = element.get(key) if key else None
+            if url:
+                seen[url] = seen.get(url, 0) + 1
+                self.sink.append(_Link(url, seen[url]))
+
+
+class _LinkExtension(Extension):
+    def __init__(self, sink: list[_Link]) -> None:
+        super().__init__()
+        self.sink = sink
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        # Above MkDocs's "relpath" (priority 0), which rewrites the links.
+        md.treeprocessors.register(_LinkRecorder(md, self.sink), "acp_docs_links", 0.5)
+
+
+@dataclass
+class _Anchor:
+    page: Any
+    target: File
+    anchor: str
+    url: str
+    line: int
+    col: int
+
+
+@dataclass
+class _Loaded:
+    """What one build knows about the repository, loaded in `on_config`."""
+
+    repo: Repo
+    rfds: list[rfds.Rfd]
+    sources: list[SchemaSource]
+    schemas: SchemaSet | None
+    page_findings: dict[str, list[Finding]] = field(default_factory=dict)
+
+
+class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
+    """The `acp-docs` MkDocs plugin; `findings` holds every problem of the last build."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self._loaded: _Loaded | None = None
+        self._links: list[_Link] = []
+        self._anchors: list[_Anchor] = []
+
+    @property
+    def loaded(self) -> _Loaded:
+        """The state of the current build (set by `on_config`)."""
+        if self._loaded is None:
+            raise RuntimeError("the acp-docs plugin has not seen on_config yet")
+        return self._loaded
+
+    def report(self, finding: Finding) -> None:
+        """Record a finding and show it as a build warning."""
+        self.findings.append(finding)
+        log.warning(text_line(finding))
+
+    def _load_error(self, error: UsageError, rule: str) -> None:
+        path, line, col = "mkdocs.yml", 1, 1
+        reason = str(error)
+        if isinstance(error, LocatedError):
+            path, line, col, reason = error.path, error.line, error.col, error.reason
+        elif isinstance(error, MergeRefused) and error.path:
+            path, line, reason = error.path, error.line, error.reason
+        elif isinstance(error, UnreadableFile):
+            path, line, reason = error.name, error.line, error.reason
+        self.report(Finding(path, line, col, "schema", reason, rule))
+
+    def on_config(self, config: Any) -> Any:
+        """Load the repository: RFDs, schema sources, merged schemas; lint and drift."""
+        self.findings = []
+        self._links = []
+        self._anchors = []
+        root = Path(config.config_file_path).resolve().parent
+        repo = Repo.load(root)
+        loaded_rfds = rfds.load_all(repo)
+        try:
+            sources = load_sources(root, repo.schema_dir)
+        except UsageError as exc:
+            self._load_error(exc, "schema/source")
+            sources = []
+        schemas: SchemaSet | None = None
+        try:
+            schemas = SchemaSet.from_sources(root, sources)
+        except UsageError as exc:
+            self._load_error(exc, "schema/merge")
+        self._loaded = _Loaded(repo, loaded_rfds, sources, schemas)
+        slugs = {r.slug for r in loaded_rfds}
+        for source in sources:
+            if source.slug not in slugs:
+                self.report(
+                    Finding(
+                        source.shown,
+                        1,
+                        1,
+                        "schema",
+                        f"no RFD rfds/{source.slug}.md owns this schema source",
+                        "schema/orphan-source",
+                    )
+                )
+        try:
+            for drift in fragments.check(root, sources):
+                self.report(drift.finding())
+        except UsageError as exc:
+            self._load_error(exc, "schema/source")
+        for finding in rfds.lint(repo, loaded_rfds):
+            self.report(finding)
+        if schemas is not None:
+            for finding in check_fixtures(root, schemas):
+                self.report(finding)
+        config.markdown_extensions.append(_LinkExtension(self._links))
+        return config
+
+    def on_files(self, files: Files, config: Any) -> Files:
+        """Add the RFD sources and the published schema files to the build."""
+        loaded = self.loaded
+        repo = loaded.repo
+        pages = [r.path for r in loaded.rfds]
+        template = repo.rfds_dir / rfds.TEMPLATE_NAME
+        if template.is_file():
+            pages.append(template)
+        for path in sorted(pages):
+            src_uri = f"rfds/{path.name}"
+            if files.get_file_from_path(src_uri) is not None:
+                self.report(
+                    Finding(
+                        f"docs/{src_uri}",
+                        1,
+                        1,
+                        "rfds",
+                        f"shadows rfds/{path.name}; keep RFDs in rfds/ only",
+                        "rfds/shadowed",
+                    )
+                )
+                continue
+            files.append(File(src_uri, str(repo.root), config.site_dir, config.use_directory_urls))
+        if loaded.schemas is not None:
+            for download in site.merged_downloads(loaded.schemas):
+                files.append(File.generated(config, download.path, content=download.content))
+        published = [fragments.fragment_path(s, v) for s in loaded.sources for v in s.versions]
+        for version in protocols.NAMES:
+            for paths in fixture_files(repo.root, version).values():
+                published.extend(paths)
+        for path in published:
+            if path.is_file():
+                rel = path.relative_to(repo.root).as_posix()
+                files.append(File.generated(config, rel, abs_src_path=str(path)))
+        return files
+
+    def on_nav(self, nav: Any, config: Any, files: Files) -> Any:
+        """Every page must be reachable from the navigation."""
+        in_nav = {page.file.src_uri for page in nav.pages}
+        for file in files.documentation_pages():
+            if file.src_uri not in in_nav and file.src_uri != "rfds/TEMPLATE.md":
+                self.report(
+                    Finding(
+                        self._shown(file),
+                        1,
+                        1,
+                        "links",
+                        "page is not in the mkdocs.yml navigation: add it to `nav`",
+                        "links/not-in-nav",
+                    )
+                )
+        return nav
+
+    def _shown(self, file: File) -> str:
+        if file.abs_src_path:
+            return self.loaded.repo.relative(Path(file.abs_src_path))
+        return file.src_uri
+
+    def _expand(self, match: re.Match[str], page: Any) -> str:
+        loaded = self.loaded
+        name, args = match["name"], match["args"].split()
+        src = page.file.src_uri
+        try:
+            if name == "rfd-index":
+                status = next((a.split("=", 1)[1] for a in args if a.startswith("status=")), None)
+                return site.rfd_table(loaded.rfds, src, status)
+            if name == "schema-reference" and len(args) == 1:
+                version = protocols.get(args[0])
+                made = [
+                    fragments.contribution(s, version.name)
+                    for s in loaded.sources
+                    if version.name in s.versions
+                ]
+                titles = {r.slug: r.title for r in loaded.rfds}
+                return reference.render(made, version, titles, site.prefix_of(src) + "rfds/")
+            if name == "schema-downloads":
+                return site.download_table(loaded.repo.root, loaded.sources, protocols.NAMES, src)
+            if name == "fixtures":
+                return site.fixture_list(loaded.repo.root, protocols.NAMES, src)
+            if name == "demo" and len(args) == 1:
+                return site.demo(loaded.repo.root, args[0])
+        except UsageError as exc:
+            self._marker_problem(page, match, str(exc))
+            return ""
+        self._marker_problem(page, match, f"unknown marker acp-docs:{name} {' '.join(args)}")
+        return match.group(0)
+
+    def _marker_problem(self, page: Any, match: re.Match[str], message: str) -> None:
+        text = page.markdown or ""
+        line = text.count("\n", 0, match.start()) + 1
+        self.report(Finding(self._shown(page.file), line, 1, "build", message, "build/marker"))
+
+    def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Files) -> str:
+        """Check the page's examples, then replace its markers."""
+        loaded = self.loaded
+        source = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        if source is not None and source.is_file() and loaded.schemas is not None:
+            report = examples.check_files(loaded.repo.root, [source], loaded.schemas)
+            for finding in report.findings:
+                self.report(finding)
+        self._links.clear()
+        in_code = code_lines(markdown)
+
+        def expand(match: re.Match[str]) -> str:
+            line = markdown.count("\n", 0, match.start()) + 1
+            return match.group(0) if line in in_code else self._expand(match, page)
+
+        return _MARKER.sub(expand, markdown)
+
+    def on_page_content(self, html: str, page: Any, config: Any, files: Files) -> str:
+        """Check every link the page's Markdown holds against the site's files."""
+        shown = self._shown(page.file)
+        text = self._source_text(page)
+        for link in list(self._links):
+            self._check_link(page, files, shown, text, link)
+        self._links.clear()
+        return html
+
+    def _source_text(self, page: Any) -> str:
+        path = page.file.abs_src_path
+        try:
+            return Path(path).read_text(encoding="utf-8") if path else ""
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    def _check_link(self, page: Any, files: Files, shown: str, text: str, link: _Link) -> None:
+        url = link.url
+        scheme, netloc, path, _query, anchor = urlsplit(url)
+        if scheme or netloc or "\x02" in url:
+            return
+        line, col = _position(text, url, link.occurrence)
+
+        def find(message: str, rule: str) -> None:
+            self.report(Finding(shown, line, col, "links", message, f"links/{rule}"))
+
+        if url.startswith(("/", "\\")):
+            find(f"absolute link {url!r}: link to the page's Markdown file relatively", "absolute")
+            return
+        if not path:
+            if anchor:
+                self._anchors.append(_Anchor(page, page.file, anchor, url, line, col))
+            return
+        target = posixpath.normpath(
+            posixpath.join(posixpath.dirname(page.file.src_uri), unquote(path))
+        )
+        if target.startswith("../") or target == "..":
+            find(f"link {url!r} leaves the site", "outside")
+            return
+        found = files.get_file_from_path(target)
+        if found is None:
+            kind = "not a file" if not posixpath.splitext(path)[1] else "not found"
+            find(f"link {url!r}: {target!r} is {kind} among the site's files", "not-found")
+        elif anchor and found.page is not None:
+            self._anchors.append(_Anchor(page, found, anchor, url, line, col))
+
+    def on_env(self, env: Any, config: Any, files: Files) -> Any:
+        """Every page is rendered now: check the anchors links point at."""
+        for item in self._anchors:
+            target_page = item.target.page
+            ids = getattr(target_page, "present_anchor_ids", None)
+            if ids is None or item.anchor in ids:
+                continue
+            where = "this page" if item.target is item.page.file else item.target.src_uri
+            self.report(
+                Finding(
+                    self._shown(item.page.file),
+                    item.line,
+                    item.col,
+                    "links",
+                    f"link {item.url!r}: {where} has no anchor #{item.anchor}",
+                    "links/anchor",
+                )
+            )
+        return env
+
+    def on_page_context(self, context: Any, page: Any, config: Any, nav: Any) -> Any:
+        """Point the edit link of an RFD page at its source in rfds/."""
+        repo = self.loaded.repo
+        if page.file.src_uri.startswith("rfds/") and page.file.src_dir == str(repo.root):
+            repo_url = (config.repo_url or "").rstrip("/")
+            if repo_url:
+                page.edit_url = f"{repo_url}/edit/main/{page.file.src_uri}"
+        return context
+
+
+def _position(text: str, url: str, occurrence: int) -> tuple[int, int]:
+    """Line and column of the `occurrence`-th `url` in the Markdown source ((1, 1) if none)."""
+    start = -1
+    for _ in range(occurrence):
+        start = text.find(url, start + 1)
+        if start < 0:
+            return 1, 1
+    return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)

@@ -1,0 +1,75 @@
+"""Findings as SARIF 2.1.0, with one rule per kind of problem, for code-scanning tools."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+from acp_docs import __version__
+from acp_docs.reporters import Report
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/agentclientprotocol/prompt-suggestions-rfd"
+
+
+def _uri(path: str) -> str:
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
+
+
+def render(report: Report) -> str:
+    """One SARIF log with a run of `acp-docs`; check errors are execution notifications."""
+    findings = sorted(report.findings)
+    rule_ids = sorted({f.rule_id for f in findings})
+    index = {rule: i for i, rule in enumerate(rule_ids)}
+    rules = [
+        {
+            "id": rule,
+            "name": rule.replace("/", "-"),
+            "shortDescription": {"text": f"acp-docs {rule}"},
+            "properties": {"check": rule.split("/", 1)[0]},
+        }
+        for rule in rule_ids
+    ]
+    results = [
+        {
+            "ruleId": f.rule_id,
+            "ruleIndex": index[f.rule_id],
+            "level": "error",
+            "message": {"text": f.message.encode("utf-8", "backslashreplace").decode("utf-8")},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": max(1, f.line), "startColumn": max(1, f.col)},
+                    }
+                }
+            ],
+        }
+        for f in findings
+    ]
+    notifications = [{"level": "error", "message": {"text": error}} for error in report.errors]
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "acp-docs",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
+                },
+                "invocations": [
+                    {
+                        "commandLine": f"acp-docs {report.command}",
+                        "executionSuccessful": not report.errors,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=True) + "\n"

@@ -1,0 +1,150 @@
+"""`acp-docs new`: an RFD from the template, with its front matter, listed under Draft.
+
+The template's sections and prompts are kept; the front matter, the title and
+the first revision are filled in. The nav entry is inserted as text, so the
+comments and layout of mkdocs.yml stay as they are, and the result is read
+back: when the entry does not land under RFDs > Draft, nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+from acp_docs import runner
+from acp_docs.errors import UsageError
+from acp_docs.markdown import front_matter_end
+from acp_docs.repo import CONFIG_NAME, Repo
+from acp_docs.rfds import NAV_SECTION, STATUSES, TEMPLATE_NAME
+from acp_docs.textfile import read_text, write_atomic
+from acp_docs.yamlfile import load as load_yaml
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,15}$")
+HANDLE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
+RESERVED = frozenset({"template", "index", "examples", *STATUSES, "process"})
+"""Slugs that would collide with a page under docs/rfds/ or a folder under schema/."""
+DRAFT = STATUSES["draft"]
+_DATED = re.compile(r"^(\s*[-*]\s+\**)\d{4}-\d{2}-\d{2}", re.M)
+
+
+def _check_slug(repo: Repo, slug: str) -> None:
+    if not SLUG.match(slug):
+        raise UsageError(f"{slug!r} is not a kebab-case slug (like prompt-suggestions)")
+    if slug in RESERVED:
+        raise UsageError(f"{slug!r} is reserved: the site already uses that name")
+    if (repo.rfds_dir / f"{slug}.md").exists() or (repo.docs_dir / "rfds" / f"{slug}.md").exists():
+        raise UsageError(f"rfds/{slug}.md already exists: pick another slug")
+
+
+def _check_title(title: str) -> str:
+    title = title.strip()
+    if not 3 <= len(title) <= 120 or any(ord(c) < 32 or ord(c) == 127 for c in title):
+        raise UsageError("--title must be one line of 3 to 120 characters")
+    return title
+
+
+def _authors(repo: Repo, given: list[str] | None) -> list[str]:
+    authors = given
+    if not authors:
+        try:
+            found = runner.run(
+                "git",
+                ["git", "config", "github.user"],
+                cwd=repo.root,
+                fix="pass --author HANDLE",
+                timeout=10,
+                ok=(0, 1),
+            )
+        except runner.ToolFailure:
+            found = None
+        authors = [found.stdout.strip()] if found and found.stdout.strip() else []
+    if not authors:
+        raise UsageError("no author: pass --author HANDLE (or set `git config github.user`)")
+    for handle in authors:
+        if not HANDLE.match(handle):
+            raise UsageError(f"--author {handle!r} is not a GitHub handle")
+    return list(dict.fromkeys(authors))
+
+
+def _front_matter(title: str, authors: list[str], discussion: str, today: str) -> str:
+    lines = ["---", f"title: {json.dumps(title, ensure_ascii=False)}", "status: draft", "authors:"]
+    lines += [f"  - {handle}" for handle in authors]
+    lines += ['champion: ""', f"created: {today}", f"discussion: {discussion}", "---"]
+    return "\n".join(lines) + "\n"
+
+
+def render(template: str, title: str, authors: list[str], today: str) -> str:
+    """The new RFD's text from the template's."""
+    lines = template.split("\n")
+    end = front_matter_end(lines)
+    if end == 0:
+        raise UsageError(f"rfds/{TEMPLATE_NAME}: the template has no front matter")
+    meta = load_yaml("\n".join(lines[1 : end - 1]), f"rfds/{TEMPLATE_NAME}", 2)
+    discussion = meta.get("discussion") if isinstance(meta, dict) else None
+    if not isinstance(discussion, str):
+        raise UsageError(f"rfds/{TEMPLATE_NAME}: the template's front matter has no discussion")
+    body = "\n".join(lines[end:])
+    body = re.sub(r"^# .*$", lambda _m: f"# {title}", body, count=1, flags=re.M)
+    body = _DATED.sub(lambda m: f"{m.group(1)}{today}", body, count=1)
+    return _front_matter(title, authors, discussion, today) + body
+
+
+def _nav_insertion(config_text: str, title: str, slug: str) -> str:
+    lines = config_text.split("\n")
+    section = next(
+        (i for i, line in enumerate(lines) if re.match(rf"^\s*- {NAV_SECTION}:\s*$", line)), None
+    )
+    if section is None:
+        raise UsageError(f"{CONFIG_NAME}: no `- {NAV_SECTION}:` section in the nav")
+    base = len(lines[section]) - len(lines[section].lstrip())
+    draft = None
+    for index in range(section + 1, len(lines)):
+        line = lines[index]
+        indent = len(line) - len(line.lstrip())
+        if line.strip() and indent <= base:
+            break
+        if re.match(rf"^\s*- {DRAFT}:\s*$", line):
+            draft = index
+            break
+    if draft is None:
+        raise UsageError(f"{CONFIG_NAME}: no `- {DRAFT}:` group under {NAV_SECTION} in the nav")
+    group = len(lines[draft]) - len(lines[draft].lstrip())
+    last, item_indent = draft, group + 4
+    for index in range(draft + 1, len(lines)):
+        line = lines[index]
+        indent = len(line) - len(line.lstrip())
+        if line.strip() and indent <= group:
+            break
+        if line.strip():
+            if last == draft:
+                item_indent = indent
+            last = index
+    entry = f"{' ' * item_indent}- {json.dumps(title, ensure_ascii=False)}: rfds/{slug}.md"
+    return "\n".join([*lines[: last + 1], entry, *lines[last + 1 :]])
+
+
+def new_rfd(repo: Repo, slug: str, title: str, authors: list[str] | None) -> list[Path]:
+    """Write `rfds/<slug>.md` and its nav entry; return the files written."""
+    _check_slug(repo, slug)
+    title = _check_title(title)
+    handles = _authors(repo, authors)
+    template = read_text(repo.rfds_dir / TEMPLATE_NAME, f"rfds/{TEMPLATE_NAME}")
+    text = render(template, title, handles, dt.date.today().isoformat())
+    config_text = _nav_insertion(repo.config_text, title, slug)
+    target = f"rfds/{slug}.md"
+    check = Repo.parse(repo.root, config_text)
+    placed = [e for e in check.nav() if e.file == target]
+    if len(placed) != 1 or placed[0].sections[:2] != (NAV_SECTION, DRAFT):
+        raise UsageError(
+            f"{CONFIG_NAME}: could not place {target} under {NAV_SECTION} > {DRAFT}; add it by hand"
+        )
+    rfd_path = repo.rfds_dir / f"{slug}.md"
+    write_atomic(rfd_path, text)
+    try:
+        write_atomic(repo.root / CONFIG_NAME, config_text)
+    except BaseException:
+        rfd_path.unlink()
+        raise
+    return [rfd_path, repo.root / CONFIG_NAME]

@@ -1,0 +1,83 @@
+"""One MkDocs build whose findings come back as data: `python -m acp_docs.sitebuild`.
+
+`acp-docs check` runs this through the tool runner (so a hang has a timeout)
+and reads one JSON document from its standard output: the plugin's findings,
+plus any other MkDocs warning, kept word for word at `mkdocs.yml`. Nothing
+parses a log. The site goes to a temporary folder that is removed afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from acp_docs.errors import UsageError
+from acp_docs.findings import Finding
+
+PLUGIN = "acp-docs"
+PLUGIN_LOGGER = "mkdocs.plugins.acp_docs"
+
+
+class _Collector(logging.Handler):
+    """Keeps every MkDocs warning that the plugin did not already report as a finding."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name != PLUGIN_LOGGER:
+            self.messages.append(record.getMessage())
+
+
+def build(root: Path) -> dict[str, Any]:
+    """Build the site of `root` once; its findings, or the error that stopped the build."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    collector = _Collector()
+    mkdocs_logger = logging.getLogger("mkdocs")
+    mkdocs_logger.addHandler(collector)
+    mkdocs_logger.setLevel(logging.INFO)
+    try:
+        with tempfile.TemporaryDirectory(prefix="acp-docs-site-") as site_dir:
+            config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=site_dir)
+            mkdocs_build(config)
+            plugin = config.plugins.get(PLUGIN)
+            if plugin is None:
+                return {"error": f"mkdocs.yml does not enable the `{PLUGIN}` plugin (plugins:)"}
+            findings: list[Finding] = list(plugin.findings)
+    except (MkDocsException, UsageError) as exc:
+        said = "; ".join(collector.messages[-3:])
+        return {
+            "error": f"mkdocs could not build the site: {exc}{' (' + said + ')' if said else ''}"
+        }
+    finally:
+        mkdocs_logger.removeHandler(collector)
+    findings += [
+        Finding("mkdocs.yml", 1, 1, "build", message, "build/mkdocs-warning")
+        for message in collector.messages
+    ]
+    return {"findings": [asdict(f) for f in findings]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the build's findings as JSON on standard output."""
+    parser = argparse.ArgumentParser(prog="python -m acp_docs.sitebuild")
+    parser.add_argument("root", type=Path)
+    args = parser.parse_args(argv)
+    # MkDocs prints its own log lines to stderr; the JSON alone goes to stdout.
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    sys.stdout.write(json.dumps(build(args.root.resolve())) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
