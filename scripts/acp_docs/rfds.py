@@ -167,7 +167,7 @@ def lint_one(rfd: Rfd, validator: Draft202012Validator) -> list[Finding]:
     if not _KEBAB.match(rfd.path.name):
         find(
             1,
-            f"file name {rfd.path.name!r} is not kebab-case (like prompt-suggestions.md)",
+            f"file name {rfd.path.name!r} is not kebab-case (like session-labels.md)",
             "file-name",
         )
     if rfd.meta_error is not None:

@@ -31,7 +31,7 @@ _DATED = re.compile(r"^(\s*[-*]\s+\**)\d{4}-\d{2}-\d{2}", re.M)
 
 def _check_slug(repo: Repo, slug: str) -> None:
     if not SLUG.match(slug):
-        raise UsageError(f"{slug!r} is not a kebab-case slug (like prompt-suggestions)")
+        raise UsageError(f"{slug!r} is not a kebab-case slug (like session-labels)")
     if slug in RESERVED:
         raise UsageError(f"{slug!r} is reserved: the site already uses that name")
     if (repo.rfds_dir / f"{slug}.md").exists() or (repo.docs_dir / "rfds" / f"{slug}.md").exists():

@@ -57,9 +57,15 @@ def _pointer(path: Any) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
-def _tag_failed(errors: list[ValidationError]) -> bool:
-    """True when a union branch failed on its discriminator, so it is not the one meant."""
-    return any(e.validator == "const" and len(e.relative_path) == 1 for e in errors)
+def _not_meant(errors: list[ValidationError]) -> bool:
+    """True when a union branch failed on its discriminator or on the value's whole type.
+
+    Such a branch is not the one the payload meant (`null` for an object, say),
+    so its errors would only hide the ones that say what is wrong.
+    """
+    if any(e.validator == "const" and len(e.relative_path) == 1 for e in errors):
+        return True
+    return all(e.validator == "type" and not e.relative_path for e in errors)
 
 
 def _relevant(error: ValidationError) -> list[ValidationError]:
@@ -68,7 +74,7 @@ def _relevant(error: ValidationError) -> list[ValidationError]:
         branches: dict[Any, list[ValidationError]] = {}
         for sub in error.context:
             branches.setdefault(sub.schema_path[0], []).append(sub)
-        meant = [errs for errs in branches.values() if not _tag_failed(errs)]
+        meant = [errs for errs in branches.values() if not _not_meant(errs)]
         if len(meant) == 1:
             out: list[ValidationError] = []
             for sub in meant[0]:

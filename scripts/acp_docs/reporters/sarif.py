@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+from importlib import metadata
 from urllib.parse import quote
 
 from acp_docs import __version__
 from acp_docs.reporters import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/agentclientprotocol/prompt-suggestions-rfd"
+
+
+def _information_uri() -> str:
+    try:
+        urls = metadata.metadata("acp-docs").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return ""
+    return next((u.split(",", 1)[1].strip() for u in urls if u.startswith("Repository")), "")
 
 
 def _uri(path: str) -> str:
@@ -57,7 +65,7 @@ def render(report: Report) -> str:
                     "driver": {
                         "name": "acp-docs",
                         "version": __version__,
-                        "informationUri": INFORMATION_URI,
+                        "informationUri": _information_uri(),
                         "rules": rules,
                     }
                 },

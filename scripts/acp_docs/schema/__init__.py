@@ -1,1 +1,1 @@
-"""The prompt_suggestions schema: its source, the generated fragments, and the merge."""
+"""RFD schema changes: their sources, the generated fragments, the merge and the reference."""

@@ -1,0 +1,76 @@
+"""External tools: a missing, hanging or crashing tool is that check's error, never a crash."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from acp_docs import runner
+
+from conftest import BIN, no_traceback, replace_in, run
+
+
+def test_a_missing_tool_names_itself_and_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(runner.ToolFailure, match="`no-such-tool` is not installed; install it"):
+        runner.run("thing", ["no-such-tool"], cwd=tmp_path, fix="install it")
+
+
+def test_a_hanging_tool_is_stopped_with_its_children(tmp_path: Path) -> None:
+    marker = tmp_path / "child-alive"
+    child = tmp_path / "child.py"
+    child.write_text(f"import time\ntime.sleep(3)\nopen({str(marker)!r}, 'w').close()\n")
+    parent = tmp_path / "parent.py"
+    parent.write_text(
+        "import subprocess, sys, time\n"
+        f"subprocess.Popen([sys.executable, {str(child)!r}])\n"
+        "time.sleep(60)\n"
+    )
+    script = str(parent)
+    start = time.monotonic()
+    with pytest.raises(runner.ToolFailure, match=r"did not finish within 0\.5 s"):
+        runner.run("sleeper", [sys.executable, script], cwd=tmp_path, fix="x", timeout=0.5)
+    assert time.monotonic() - start < 10
+    time.sleep(3.5)
+    assert not marker.exists(), "the tool's child outlived the timeout"
+
+
+def test_a_crashing_tool_reports_its_status_and_last_words(tmp_path: Path) -> None:
+    code = "import sys; print('first'); print('it broke', file=sys.stderr); sys.exit(3)"
+    with pytest.raises(runner.ToolFailure, match="failed with exit status 3: it broke"):
+        runner.run("crasher", [sys.executable, "-c", code], cwd=tmp_path, fix="x")
+    done = runner.run(
+        "ok", [sys.executable, "-c", "print('\\x1b[31mred\\x1b[0m')"], cwd=tmp_path, fix="x"
+    )
+    assert done.stdout == "red\n"
+
+
+def test_without_node_the_format_check_errors_and_the_others_still_report(
+    repo_copy: Path,
+) -> None:
+    replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "## Shiny future\n", "## Later\n")
+    env = {"PATH": f"{BIN}:/nonexistent"}
+    result = run(["acp-docs", "check", "--only", "rfds", "format"], cwd=repo_copy, env=env)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert (
+        "rfds/prompt-suggestions.md:1:1: missing template section '## Shiny future'"
+        in result.stdout
+    )
+    assert "format: prettier: `node` is not installed; run `make setup`" in result.stderr
+    assert "  rfds    failed" in result.stderr
+
+
+def test_a_crashing_build_is_the_build_checks_error(repo_copy: Path) -> None:
+    # A plugin module that cannot be imported stops MkDocs; the other checks still run.
+    config = repo_copy / "mkdocs.yml"
+    replace_in(config, "  - acp-docs\n", "  - acp-docs\n  - no-such-plugin\n")
+    result = run(["acp-docs", "check", "--only", "rfds", "links"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "no-such-plugin" in result.stderr
+    assert "  rfds   error" in result.stderr or "  rfds  error" in result.stderr
+    assert os.path.exists(config)
