@@ -30,7 +30,7 @@ def main() -> int:
         start = time.perf_counter()
         result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
         times.append(time.perf_counter() - start)
-        output = result.stdout
+        output = result.stderr
         if result.returncode != 0:
             print(result.stdout[-3000:], result.stderr[-3000:], file=sys.stderr)
             return 1

@@ -102,7 +102,7 @@ def main() -> int:
                 return 1
         best = min(times)
         print(f"corpus: {args.files} files, {blocks} JSON blocks, {checks} payload checks")
-        print(f"acp-docs examples: {result.stdout.strip().splitlines()[-1]}")
+        print(f"acp-docs examples: {result.stderr.strip().splitlines()[-1]}")
         print(f"wall time: best {best:.2f}s, runs {', '.join(f'{t:.2f}s' for t in times)}")
         print(f"throughput: {blocks / best:,.0f} blocks/s, {checks / best:,.0f} payload checks/s")
         print(f"target: under 5 s -> {'met' if best < 5 else 'NOT met'}")
