@@ -62,6 +62,15 @@ def schemas():
 
 
 @pytest.fixture(scope="session")
+def render():
+    """The site's Markdown engine, as the examples check renders pages with it."""
+    from acp_docs.markdown import renderer
+    from acp_docs.repo import Repo
+
+    return renderer(Repo.load(ROOT).config)
+
+
+@pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site built strictly once per test session from the repository."""
     out = tmp_path_factory.mktemp("site")

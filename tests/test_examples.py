@@ -29,12 +29,13 @@ TABBED = """\
 """
 
 
-def _messages(text: str, schemas) -> list[str]:
-    return [f"{f.line}:{f.col}: {f.message}" for f in check_text(text, "page.md", schemas).findings]
+def _messages(text: str, schemas, render) -> list[str]:
+    findings = check_text(text, "page.md", schemas, render).findings
+    return [f"{f.line}:{f.col}: {f.message}" for f in findings]
 
 
-def test_invalid_payload_inside_a_content_tab_is_reported_at_its_own_line(schemas) -> None:
-    assert _messages(TABBED, schemas) == [
+def test_invalid_payload_inside_a_content_tab_is_reported_at_its_own_line(schemas, render) -> None:
+    assert _messages(TABBED, schemas, render) == [
         "11:5: [v2 SessionUpdate] /suggestions/0/text: '' should be non-empty"
     ]
 
@@ -49,74 +50,76 @@ def test_blocks_inside_admonitions_and_nested_tabs_are_found() -> None:
     assert block.title == "PromptSuggestion (v1)"
 
 
-def test_malformed_json_is_reported_with_its_line_and_column(schemas) -> None:
+def test_malformed_json_is_reported_with_its_line_and_column(schemas, render) -> None:
     text = 'Intro\n\n```json title="SessionUpdate (v1)"\n{\n  "sessionUpdate": prompt\n}\n```\n'
-    assert _messages(text, schemas) == ["5:20: malformed JSON: Expecting value"]
+    assert _messages(text, schemas, render) == ["5:20: malformed JSON: Expecting value"]
 
 
-def test_undeclared_block_and_passing_counter_example_are_reported(schemas) -> None:
+def test_undeclared_block_and_passing_counter_example_are_reported(schemas, render) -> None:
     text = (
         '```json\n{ "a": 1 }\n```\n\n'
         '```json title="Invalid SessionUpdate (v1, v2): not really invalid"\n'
         '{ "sessionUpdate": "prompt_suggestions", "suggestions": [] }\n```\n'
     )
-    messages = _messages(text, schemas)
+    messages = _messages(text, schemas, render)
     assert messages[0].startswith("1:1: undeclared JSON block")
     assert messages[1].startswith("5:1: [v1 SessionUpdate] counter-example validates")
     assert messages[2].startswith("5:1: [v2 SessionUpdate] counter-example validates")
     assert len(messages) == 3
 
 
-def test_counter_example_must_say_why_and_titles_must_declare(schemas) -> None:
+def test_counter_example_must_say_why_and_titles_must_declare(schemas, render) -> None:
     text = (
         '```json title="Invalid SessionUpdate (v1)"\n{}\n```\n\n'
         '```json title="An example"\n{}\n```\n'
     )
-    messages = _messages(text, schemas)
+    messages = _messages(text, schemas, render)
     assert "must say why it fails" in messages[0]
     assert "is not a declaration" in messages[1]
 
 
-def test_unknown_definition_and_unknown_method_are_reported(schemas) -> None:
+def test_unknown_definition_and_unknown_method_are_reported(schemas, render) -> None:
     text = (
         '```json title="SessionUpdat (v1)"\n{}\n```\n\n'
         '```json title="JSON-RPC session/updates (v2)"\n'
         '{ "jsonrpc": "2.0", "method": "session/updates", "params": {} }\n```\n'
     )
-    messages = _messages(text, schemas)
+    messages = _messages(text, schemas, render)
     assert "unknown definition 'SessionUpdat'" in messages[0]
     assert "no ACP v2 notification has method 'session/updates'" in messages[1]
 
 
-def test_messages_are_dispatched_by_method_not_the_lax_root(schemas) -> None:
+def test_messages_are_dispatched_by_method_not_the_lax_root(schemas, render) -> None:
     text = (
         '```json title="JSON-RPC session/update (v1)"\n'
         '{"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s",'
         ' "update": {"sessionUpdate": "prompt_suggestions", "suggestions": [{"text": ""}]}}}\n```\n'
     )
-    assert _messages(text, schemas) == [
+    assert _messages(text, schemas, render) == [
         "1:1: [v1 SessionNotification] /params/update/suggestions/0/text: '' should be non-empty"
     ]
 
 
-def test_not_a_payload_blocks_are_counted_not_checked(schemas) -> None:
-    report = check_text('```json title="Not a payload: sketch"\n{ ... }\n```\n', "p.md", schemas)
+def test_not_a_payload_blocks_are_counted_not_checked(schemas, render) -> None:
+    report = check_text(
+        '```json title="Not a payload: sketch"\n{ ... }\n```\n', "p.md", schemas, render
+    )
     assert report.findings == []
     assert report.not_payloads == 1
 
 
-def test_crlf_and_byte_order_mark_files(schemas, tmp_path: Path) -> None:
+def test_crlf_and_byte_order_mark_files(schemas, render, tmp_path: Path) -> None:
     from acp_docs.examples import check_files
 
     path = tmp_path / "page.md"
     path.write_bytes(b"\xef\xbb\xbf" + TABBED.replace("\n", "\r\n").encode())
-    report = check_files(tmp_path, [path], schemas)
+    report = check_files(tmp_path, [path], schemas, render)
     assert [(f.line, f.col) for f in report.findings] == [(11, 5)]
 
 
-def test_front_matter_is_skipped_and_lines_stay_the_file_lines(schemas) -> None:
+def test_front_matter_is_skipped_and_lines_stay_the_file_lines(schemas, render) -> None:
     text = '---\ntitle: x\n---\n\n```json title="PromptSuggestion (v1)"\n{"text": 1}\n```\n'
-    assert _messages(text, schemas) == [
+    assert _messages(text, schemas, render) == [
         "5:1: [v1 PromptSuggestion] /text: 1 is not of type 'string'"
     ]
 

@@ -64,8 +64,8 @@ def test_an_unknown_version_is_a_usage_error_not_another_version() -> None:
     assert "invalid choice: 'v3'" in result.stderr
 
 
-def test_an_example_declared_for_an_unknown_version_is_a_finding(schemas) -> None:
+def test_an_example_declared_for_an_unknown_version_is_a_finding(schemas, render) -> None:
     text = '```json title="SessionUpdate (v1, v3)"\n{"sessionUpdate": "plan", "entries": []}\n```\n'
-    findings = check_text(text, "page.md", schemas).findings
+    findings = check_text(text, "page.md", schemas, render).findings
     assert [(f.line, f.rule_id) for f in findings] == [(1, "examples/unknown-version")]
     assert "unknown ACP protocol version 'v3'" in findings[0].message

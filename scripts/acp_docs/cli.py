@@ -122,13 +122,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_examples(args: argparse.Namespace) -> int:
     """Check every declared JSON block of the docs and the RFDs."""
     from acp_docs.examples import check_files, markdown_files
+    from acp_docs.markdown import renderer
     from acp_docs.validate import SchemaSet
 
     repo = Repo.load()
     targets = args.paths or [repo.rfds_dir, repo.docs_dir]
     files = markdown_files(repo.root, targets)
     schemas = SchemaSet.from_repo(repo.root)
-    report = check_files(repo.root, files, schemas)
+    report = check_files(repo.root, files, schemas, renderer(repo.config))
     _emit(args, report.findings)
     per_version = ", ".join(f"{v}: {report.checked[v]}" for v in schemas.versions)
     _say(

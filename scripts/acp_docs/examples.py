@@ -12,7 +12,6 @@ the reader sees too:
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -20,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_docs import protocols
+from acp_docs import jsonparse, protocols
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
-from acp_docs.markdown import CodeBlock, code_blocks
+from acp_docs.markdown import CodeBlock, Renderer, locate, rendered_blocks
 from acp_docs.textfile import UnreadableFile, read_text
 from acp_docs.validate import SchemaSet
 
@@ -93,10 +92,10 @@ class ExampleReport:
 
 def _parse(block: CodeBlock) -> tuple[Any, tuple[int, int, str] | None]:
     try:
-        return json.loads(block.content), None
-    except json.JSONDecodeError as exc:
-        col = exc.colno + block.col - 1
-        return None, (block.content_line + exc.lineno - 1, col, exc.msg)
+        return jsonparse.loads(block.content), None
+    except jsonparse.JsonProblem as exc:
+        col = exc.col + block.col - 1
+        return None, (block.content_line + exc.line - 1, col, exc.message)
 
 
 def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleReport:
@@ -125,7 +124,7 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
     payload, error = _parse(block)
     if error is not None:
         line, col, msg = error
-        find("malformed-json", f"malformed JSON: {msg}", line, col)
+        find("malformed-json", msg, line, col)
         return report
     if declaration.invalid:
         report.counter_examples = 1
@@ -161,12 +160,17 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
     return report
 
 
-def check_text(text: str, path: str, schemas: SchemaSet) -> ExampleReport:
-    """Check every block of one Markdown text."""
+def check_rendered(text: str, html: str, path: str, schemas: SchemaSet) -> ExampleReport:
+    """Check every block that `html`, the rendering of the Markdown `text`, shows."""
     report = ExampleReport()
-    for block in code_blocks(text):
+    for block in locate(text, rendered_blocks(html)):
         report.extend(check_block(block, path, schemas))
     return report
+
+
+def check_text(text: str, path: str, schemas: SchemaSet, render: Renderer) -> ExampleReport:
+    """Render one Markdown text with the site's engine and check every block it shows."""
+    return check_rendered(text, render(text), path, schemas)
 
 
 def markdown_files(root: Path, targets: Iterable[Path]) -> list[Path]:
@@ -183,7 +187,9 @@ def markdown_files(root: Path, targets: Iterable[Path]) -> list[Path]:
     return list(dict.fromkeys(files))
 
 
-def check_files(root: Path, files: Iterable[Path], schemas: SchemaSet) -> ExampleReport:
+def check_files(
+    root: Path, files: Iterable[Path], schemas: SchemaSet, render: Renderer
+) -> ExampleReport:
     """Check every block of the given Markdown files; unreadable files are findings."""
     report = ExampleReport()
     for path in files:
@@ -197,5 +203,5 @@ def check_files(root: Path, files: Iterable[Path], schemas: SchemaSet) -> Exampl
                 Finding(shown, exc.line, 1, CHECK, exc.reason, f"{CHECK}/unreadable")
             )
             continue
-        report.extend(check_text(text, shown, schemas))
+        report.extend(check_text(text, shown, schemas, render))
     return report

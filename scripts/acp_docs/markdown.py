@@ -1,17 +1,27 @@
-"""Fenced code blocks of a Markdown file with their lines, indented ones included.
+"""Code blocks as the site renders them, placed at their lines in the Markdown source.
 
-Material content tabs (`=== "v1"`) and admonitions (`!!! note`) indent their
-content, so a fence may start after any amount of white space; its content is
-de-indented by the fence's own indentation. Front matter is skipped, line
-numbers stay those of the file.
+Which blocks exist, their language, title and text come from the HTML that the
+site's own Markdown engine and extensions produce (`rendered_blocks`), so a
+block the reader sees is checked, wherever it sits (a tab, an admonition, a
+blockquote), and a block the reader does not see (inside an HTML comment, an
+indented code block) is not. The fence scanner (`code_blocks`) only finds the
+line and column of each rendered block in the source: fences may be indented
+(tabs, admonitions) or quoted (`>`). Front matter is skipped; line numbers stay
+those of the file.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from html.parser import HTMLParser
+from typing import Any
+
+from acp_docs.errors import UsageError
 
 _FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_QUOTE = re.compile(r"^(?:[ ]{0,3}>[ ]?)+")
 _TITLE = re.compile(r"""\btitle=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
 
 
@@ -56,9 +66,15 @@ def front_matter_end(lines: list[str]) -> int:
     return 0
 
 
+def _unquote(line: str) -> str:
+    """A line with its blockquote markers replaced by spaces, so columns stay the file's."""
+    quote = _QUOTE.match(line)
+    return " " * quote.end() + line[quote.end() :] if quote else line
+
+
 def code_blocks(text: str) -> list[CodeBlock]:
     """Every fenced code block of `text` (already decoded, `\\n` line ends)."""
-    lines = [line.expandtabs(4) for line in text.split("\n")]
+    lines = [_unquote(line.expandtabs(4)) for line in text.split("\n")]
     blocks: list[CodeBlock] = []
     index = front_matter_end(lines)
     while index < len(lines):
@@ -127,3 +143,179 @@ def headings(text: str) -> list[Heading]:
         if match:
             found.append(Heading(len(match["hashes"]), match["text"].strip(), number))
     return found
+
+
+@dataclass(frozen=True)
+class RenderedBlock:
+    """A code block of the rendered page: its language, title and text."""
+
+    lang: str
+    title: str | None
+    text: str
+
+
+_VOID = frozenset(
+    {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
+
+
+class _BlockParser(HTMLParser):
+    """Collects `<pre>` blocks with the language class and filename title around them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[RenderedBlock] = []
+        self._depth = 0
+        self._container: dict[str, Any] | None = None
+        self._pre: int | None = None
+        self._filename: int | None = None
+        self._skip: int | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        lang = next((c[len("language-") :] for c in classes if c.startswith("language-")), "")
+        if tag in _VOID:
+            return
+        self._depth += 1
+        if self._container is None and tag == "div" and "highlight" in classes:
+            self._container = {"depth": self._depth, "lang": lang, "title": None, "text": []}
+            return
+        box = self._container
+        if box is None:
+            if tag == "pre":
+                self._container = {"depth": self._depth, "lang": lang, "title": None, "text": []}
+                self._pre = self._depth
+            return
+        if lang and not box["lang"]:
+            box["lang"] = lang
+        if tag == "span" and "filename" in classes and self._pre is None:
+            self._filename = self._depth
+            box["title"] = ""
+        elif tag == "pre" and self._pre is None:
+            self._pre = self._depth
+        elif (
+            self._pre is not None
+            and self._skip is None
+            and ("linenos" in classes or "linenodiv" in classes)
+        ):
+            self._skip = self._depth
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID:
+            return
+        box = self._container
+        if box is not None and self._depth == box["depth"]:
+            text = "".join(box["text"])
+            self.blocks.append(RenderedBlock(box["lang"].lower(), box["title"], text))
+            self._container = None
+            self._pre = None
+        if self._filename == self._depth:
+            self._filename = None
+        if self._skip == self._depth:
+            self._skip = None
+        self._depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        box = self._container
+        if box is None or self._skip is not None:
+            return
+        if self._filename is not None:
+            box["title"] += data
+        elif self._pre is not None:
+            box["text"].append(data)
+
+
+def rendered_blocks(html: str) -> list[RenderedBlock]:
+    """Every code block of a rendered page, in order (HTML comments hold none)."""
+    parser = _BlockParser()
+    parser.feed(html)
+    parser.close()
+    return parser.blocks
+
+
+def _normal(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.strip("\n").split("\n"))
+
+
+def locate(text: str, rendered: list[RenderedBlock]) -> list[CodeBlock]:
+    """Each rendered block as a CodeBlock at its place in the Markdown source `text`.
+
+    A rendered block is matched with the first unused fence of the same language,
+    title and content; then of the same title; else it is placed at the first
+    line that holds its title (line 1 when it has none).
+    """
+    scanned = code_blocks(text)
+    used: set[int] = set()
+    lines = text.split("\n")
+    out = []
+    for block in rendered:
+        want = _normal(block.text)
+        match = next(
+            (
+                i
+                for i, s in enumerate(scanned)
+                if i not in used
+                and (s.lang, s.title) == (block.lang, block.title)
+                and _normal(s.content) == want
+            ),
+            None,
+        )
+        if match is None:
+            match = next(
+                (
+                    i
+                    for i, s in enumerate(scanned)
+                    if i not in used and (s.lang, s.title) == (block.lang, block.title)
+                ),
+                None,
+            )
+        if match is not None:
+            used.add(match)
+            found = scanned[match]
+            out.append(replace(found, lang=block.lang, title=block.title, content=block.text))
+            continue
+        line = next((n for n, ln in enumerate(lines, 1) if block.title and block.title in ln), 1)
+        out.append(CodeBlock(block.lang, block.title, line, 1, block.text, True, line))
+    return out
+
+
+Renderer = Callable[[str], str]
+
+
+def extensions_of(config: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """The Markdown extensions of a mkdocs.yml and their options, as Python-Markdown takes them."""
+    names: list[str] = []
+    options: dict[str, dict[str, Any]] = {}
+    for item in config.get("markdown_extensions") or []:
+        if isinstance(item, str):
+            names.append(item)
+        elif isinstance(item, dict) and len(item) == 1:
+            ((name, value),) = item.items()
+            names.append(str(name))
+            options[str(name)] = value if isinstance(value, dict) else {}
+        else:
+            raise ValueError(f"markdown_extensions entry {item!r} is neither a name nor a mapping")
+    return names, options
+
+
+def renderer(config: dict[str, Any]) -> Renderer:
+    """A function that renders Markdown with the site's extensions and their options."""
+    import markdown
+
+    try:
+        names, options = extensions_of(config)
+        engine = markdown.Markdown(extensions=names, extension_configs=options)
+    except Exception as exc:  # an extension that cannot load is bad configuration
+        raise UsageError(f"mkdocs.yml: markdown_extensions cannot be loaded: {exc}") from None
+
+    def render(text: str) -> str:
+        engine.reset()
+        return engine.convert(_without_front_matter(text))
+
+    return render
+
+
+def _without_front_matter(text: str) -> str:
+    lines = text.split("\n")
+    end = front_matter_end(lines)
+    return "\n".join([""] * end + lines[end:])

@@ -39,7 +39,7 @@ from acp_docs.schema import fragments, reference
 from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.source import SchemaSource
 from acp_docs.schema.source import load_all as load_sources
-from acp_docs.textfile import UnreadableFile
+from acp_docs.textfile import UnreadableFile, read_text
 from acp_docs.validate import SchemaSet
 
 log = logging.getLogger("mkdocs.plugins.acp_docs")
@@ -276,13 +276,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         self.report(Finding(self._shown(page.file), line, 1, "build", message, "build/marker"))
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Files) -> str:
-        """Check the page's examples, then replace its markers."""
-        loaded = self.loaded
-        source = Path(page.file.abs_src_path) if page.file.abs_src_path else None
-        if source is not None and source.is_file() and loaded.schemas is not None:
-            report = examples.check_files(loaded.repo.root, [source], loaded.schemas)
-            for finding in report.findings:
-                self.report(finding)
+        """Replace the page's markers with generated Markdown."""
         self._links.clear()
         in_code = code_lines(markdown)
 
@@ -293,9 +287,13 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         return _MARKER.sub(expand, markdown)
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Files) -> str:
-        """Check every link the page's Markdown holds against the site's files."""
+        """Check the JSON blocks the page shows and every link it holds."""
         shown = self._shown(page.file)
         text = self._source_text(page)
+        if self.loaded.schemas is not None and text:
+            report = examples.check_rendered(text, html, shown, self.loaded.schemas)
+            for finding in report.findings:
+                self.report(finding)
         for link in list(self._links):
             self._check_link(page, files, shown, text, link)
         self._links.clear()
@@ -304,8 +302,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
     def _source_text(self, page: Any) -> str:
         path = page.file.abs_src_path
         try:
-            return Path(path).read_text(encoding="utf-8") if path else ""
-        except (OSError, UnicodeDecodeError):
+            return read_text(Path(path), self._shown(page.file)) if path else ""
+        except UsageError:
             return ""
 
     def _check_link(self, page: Any, files: Files, shown: str, text: str, link: _Link) -> None:

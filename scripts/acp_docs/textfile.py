@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from acp_docs.errors import UsageError
+from acp_docs import jsonparse
+from acp_docs.errors import LocatedError, UsageError
 
 
 class UnreadableFile(UsageError):
@@ -24,20 +25,57 @@ class UnreadableFile(UsageError):
         self.line = line
 
 
-def read_text(path: Path, shown: str | None = None) -> str:
-    """Return the file's text with a BOM dropped and line ends made `\\n`.
+MAX_BYTES_VARIABLE = "ACP_DOCS_MAX_FILE_BYTES"
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 
-    `shown` is the name used in error messages (default: the path itself).
-    """
+
+def max_bytes() -> int:
+    """The size limit of one input file: 4 MiB, or `ACP_DOCS_MAX_FILE_BYTES`."""
+    value = os.environ.get(MAX_BYTES_VARIABLE, "")
+    return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_MAX_BYTES
+
+
+def read_bytes(path: Path, shown: str | None = None) -> bytes:
+    """A regular file's bytes, at most `max_bytes()`; never blocks on a FIFO or device."""
     name = shown or str(path)
+    limit = max_bytes()
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise UnreadableFile(name, "no such file") from None
     except IsADirectoryError:
         raise UnreadableFile(name, "is a directory, expected a file") from None
     except OSError as exc:
         raise UnreadableFile(name, f"cannot read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableFile(name, "is a directory, expected a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFile(name, "is not a regular file (a FIFO, device or socket)")
+        if info.st_size > limit:
+            raise UnreadableFile(
+                name, f"is larger than {limit} bytes (raise {MAX_BYTES_VARIABLE} to allow it)"
+            )
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise UnreadableFile(name, f"cannot read: {exc.strerror}") from None
+    if len(data) > limit:
+        raise UnreadableFile(
+            name, f"is larger than {limit} bytes (raise {MAX_BYTES_VARIABLE} to allow it)"
+        )
+    return data
+
+
+def read_text(path: Path, shown: str | None = None) -> str:
+    """Return the file's text with a BOM dropped and line ends made `\\n`.
+
+    `shown` is the name used in error messages (default: the path itself).
+    The file must be a regular file of at most `max_bytes()`.
+    """
+    name = shown or str(path)
+    data = read_bytes(path, name)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -47,13 +85,13 @@ def read_text(path: Path, shown: str | None = None) -> str:
 
 
 def load_json(path: Path, shown: str | None = None) -> Any:
-    """Parse a JSON file; malformed JSON is a UsageError naming line and column."""
+    """Parse a JSON file strictly (see `jsonparse`); a UsageError naming line and column."""
     name = shown or str(path)
     text = read_text(path, name)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{name}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}") from None
+        return jsonparse.loads(text)
+    except jsonparse.JsonProblem as exc:
+        raise LocatedError(name, exc.line, exc.col, exc.message) from None
 
 
 def line_of(path: Path, *needles: str) -> tuple[int, int]:

@@ -1,0 +1,125 @@
+"""JSON from contributors, parsed strictly: what every parser would read the same way.
+
+Refused, each with its line and column: malformed text, duplicate keys (parsers
+disagree on which one wins), `NaN` and `Infinity`, numbers too long to convert,
+lone UTF-16 surrogates, and nesting deeper than `MAX_DEPTH`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+MAX_DEPTH = 64
+
+
+@dataclass
+class JsonProblem(Exception):
+    """Why a JSON text is refused, and where (1-based line and column)."""
+
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.col}: {self.message}"
+
+
+def _position(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _too_deep(text: str) -> int | None:
+    """The index where nesting passes MAX_DEPTH, found without recursion."""
+    depth = 0
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return index
+        elif char in "]}":
+            depth -= 1
+    return None
+
+
+class _Pairs:
+    """An object_pairs_hook that refuses duplicate keys."""
+
+    def __init__(self) -> None:
+        self.duplicate: str | None = None
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out and self.duplicate is None:
+                self.duplicate = key
+            out[key] = value
+        return out
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _find(text: str, needle: str) -> tuple[int, int]:
+    index = text.find(needle)
+    return _position(text, index) if index >= 0 else (1, 1)
+
+
+def loads(text: str) -> Any:
+    """Parse `text`; a JsonProblem for anything the module docstring refuses."""
+    deep = _too_deep(text)
+    if deep is not None:
+        line, col = _position(text, deep)
+        raise JsonProblem(line, col, f"nested deeper than {MAX_DEPTH} levels")
+    pairs = _Pairs()
+    try:
+        value = json.loads(text, object_pairs_hook=pairs, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise JsonProblem(exc.lineno, exc.colno, f"malformed JSON: {exc.msg}") from None
+    except ValueError as exc:
+        message = str(exc)
+        if "is not JSON" in message:
+            line, col = _find(text, message.split(" ", 1)[0])
+            raise JsonProblem(line, col, f"malformed JSON: {message}") from None
+        raise JsonProblem(1, 1, "malformed JSON: a number is too long to convert") from None
+    except RecursionError:
+        raise JsonProblem(1, 1, f"nested deeper than {MAX_DEPTH} levels") from None
+    if pairs.duplicate is not None:
+        line, col = _find(text, json.dumps(pairs.duplicate))
+        raise JsonProblem(
+            line, col, f"duplicate key {pairs.duplicate!r}: parsers disagree on which one wins"
+        )
+    if _surrogate(value):
+        line, col = _find(text, "\\u")
+        raise JsonProblem(line, col, "a string holds a lone UTF-16 surrogate, which is not text")
+    return value
