@@ -18,7 +18,7 @@ from acp_docs.errors import UsageError
 from acp_docs.findings import CheckResult, Finding
 from acp_docs.repo import Repo
 
-BUILD_CHECKS = ("schema", "examples", "rfds", "links", "build")
+BUILD_CHECKS = ("files", "schema", "examples", "rfds", "links", "build")
 """The checks whose findings come out of the one site build."""
 
 CHECKS: tuple[str, ...] = (*BUILD_CHECKS, "spell", "format")

@@ -12,6 +12,7 @@ the reader sees too:
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_docs import jsonparse, protocols
+from acp_docs import filetree, jsonparse, protocols
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import CodeBlock, Renderer, locate, rendered_blocks
@@ -179,7 +180,11 @@ def markdown_files(root: Path, targets: Iterable[Path]) -> list[Path]:
     for target in targets:
         path = target if target.is_absolute() else root / target
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.md") if p.is_file()))
+            found = []
+            for current, dirs, names in os.walk(path, followlinks=False):
+                dirs.sort()
+                found += [Path(current, n) for n in names if n.endswith(".md")]
+            files.extend(sorted(p for p in found if filetree.inside(root, p)))
         elif path.is_file():
             files.append(path)
         else:

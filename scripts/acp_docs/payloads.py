@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from acp_docs.errors import UsageError
+from acp_docs import filetree
+from acp_docs.errors import LocatedError, UsageError
 from acp_docs.findings import Finding
-from acp_docs.textfile import load_json
+from acp_docs.textfile import UnreadableFile, load_json
 from acp_docs.validate import DispatchError, Outcome, SchemaSet
 
 
@@ -66,7 +67,10 @@ def fixture_definition(path: Path) -> str | None:
 def fixture_files(root: Path, protocol: str) -> dict[str, list[Path]]:
     """The conformance fixtures of a version, by `valid` and `invalid`."""
     base = root / "schema" / "examples" / protocol
-    return {kind: sorted((base / kind).glob("*.json")) for kind in FIXTURE_KINDS}
+    return {
+        kind: sorted(p for p in (base / kind).glob("*.json") if filetree.inside(root, p))
+        for kind in FIXTURE_KINDS
+    }
 
 
 def check_fixtures(root: Path, schemas: SchemaSet) -> list[Finding]:
@@ -88,8 +92,10 @@ def _check_fixture(
 
     try:
         payload = load_json(path, shown)
-    except UsageError as exc:
-        return finding(str(exc).removeprefix(f"{shown}: "), "unreadable")
+    except LocatedError as exc:
+        return finding(exc.reason, "malformed", exc.line, exc.col)
+    except UnreadableFile as exc:
+        return finding(exc.reason, "unreadable", exc.line)
     definition = fixture_definition(path)
     try:
         if definition is None:

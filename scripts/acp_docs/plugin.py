@@ -25,10 +25,11 @@ from urllib.parse import unquote, urlsplit
 
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from acp_docs import examples, protocols, rfds, site
+from acp_docs import examples, filetree, protocols, rfds, site
 from acp_docs.errors import LocatedError, UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import code_lines
@@ -100,6 +101,7 @@ class _Loaded:
     """What one build knows about the repository, loaded in `on_config`."""
 
     repo: Repo
+    tree: filetree.Scan
     rfds: list[rfds.Rfd]
     sources: list[SchemaSource]
     schemas: SchemaSet | None
@@ -145,6 +147,14 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         self._anchors = []
         root = Path(config.config_file_path).resolve().parent
         repo = Repo.load(root)
+        if not filetree.within(root, repo.docs_dir):
+            raise PluginError(
+                f"mkdocs.yml: docs_dir {config.docs_dir!r} is outside the repository;"
+                " keep it inside"
+            )
+        tree = filetree.scan(root, repo.source_folders)
+        for finding in tree.findings:
+            self.report(finding)
         loaded_rfds = rfds.load_all(repo)
         try:
             sources = load_sources(root, repo.schema_dir)
@@ -156,7 +166,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             schemas = SchemaSet.from_sources(root, sources)
         except UsageError as exc:
             self._load_error(exc, "schema/merge")
-        self._loaded = _Loaded(repo, loaded_rfds, sources, schemas)
+        self._loaded = _Loaded(repo, tree, loaded_rfds, sources, schemas)
         slugs = {r.slug for r in loaded_rfds}
         for source in sources:
             if source.slug not in slugs:
@@ -187,9 +197,15 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         """Add the RFD sources and the published schema files to the build."""
         loaded = self.loaded
         repo = loaded.repo
+        for file in list(files):
+            source = file.abs_src_path
+            if source and not (
+                loaded.tree.allows(repo.root, source) and filetree.inside(repo.root, source)
+            ):
+                files.remove(file)
         pages = [r.path for r in loaded.rfds]
         template = repo.rfds_dir / rfds.TEMPLATE_NAME
-        if template.is_file():
+        if filetree.inside(repo.root, template):
             pages.append(template)
         for path in sorted(pages):
             src_uri = f"rfds/{path.name}"

@@ -130,6 +130,11 @@ class Repo:
         """Where the generated fragments and fixtures live."""
         return self.root / "schema"
 
+    @property
+    def source_folders(self) -> list[Path]:
+        """The folders a pull request's content comes from: docs, RFDs, schema."""
+        return [self.docs_dir, self.rfds_dir, self.schema_dir]
+
     def relative(self, path: Path) -> str:
         """`path` relative to the root, with forward slashes (as findings show it)."""
         try:

@@ -12,6 +12,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from acp_docs import filetree
 from acp_docs.findings import Finding
 from acp_docs.markdown import Heading, code_lines, front_matter_end, headings
 from acp_docs.repo import Repo
@@ -136,7 +137,11 @@ def rfd_files(repo: Repo) -> list[Path]:
     """Every RFD source (the template excluded), sorted by name."""
     if not repo.rfds_dir.is_dir():
         return []
-    return sorted(p for p in repo.rfds_dir.glob("*.md") if p.name != TEMPLATE_NAME)
+    return sorted(
+        p
+        for p in repo.rfds_dir.glob("*.md")
+        if p.name != TEMPLATE_NAME and filetree.inside(repo.root, p)
+    )
 
 
 def load_all(repo: Repo) -> list[Rfd]:

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from wcmatch import glob
 
-from acp_docs import runner
+from acp_docs import filetree, runner
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import code_lines, front_matter_end
@@ -132,15 +133,43 @@ def locate(text: str, word: str) -> tuple[int, int]:
     return 1, 1
 
 
+def _vetted_sources(repo: Repo, tree: filetree.Scan, patterns: Any) -> list[str]:
+    """The files the patterns match that are regular files inside the checkout, escaped.
+
+    pyspelling then reads exactly these: never a file behind a link that leaves
+    the checkout, and never a FIFO.
+    """
+    if patterns is None:
+        return []
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise UsageError(f"{CONFIG}: `sources` and `wordlists` must be lists of glob patterns")
+    flags = glob.N | glob.B | glob.G | glob.S | glob.O
+    found: list[str] = []
+    for pattern in patterns:
+        for rel in glob.glob(pattern, flags=flags, root_dir=str(repo.root)):
+            full = repo.root / rel
+            if tree.allows(repo.root, full) and filetree.inside(repo.root, full):
+                found.append(glob.escape(rel))
+    return sorted(dict.fromkeys(found))
+
+
 def check(repo: Repo) -> list[Finding]:
     """Every misspelt word of the prose, as findings; a UsageError without Aspell."""
     runner.require("aspell", "spell", INSTALL_HINT)
     config = _load_config(repo)
     findings = config_findings(repo, config)
+    tree = filetree.scan(repo.root, repo.source_folders)
     with tempfile.TemporaryDirectory(prefix="acp-docs-spell-") as tmp:
         for index, task in enumerate(config["matrix"]):
+            if not isinstance(task, dict):
+                raise UsageError(f"{CONFIG}: matrix entry {index + 1} is not a mapping")
+            task["sources"] = _vetted_sources(repo, tree, task.get("sources"))
             dictionary = task.setdefault("dictionary", {})
+            if not isinstance(dictionary, dict):
+                raise UsageError(f"{CONFIG}: the dictionary of task {index + 1} is not a mapping")
+            dictionary["wordlists"] = _vetted_sources(repo, tree, dictionary.get("wordlists"))
             dictionary["output"] = str(Path(tmp) / f"task-{index}.dic")
+        config["matrix"] = [task for task in config["matrix"] if task["sources"]]
         temp_config = Path(tmp) / "pyspelling.yml"
         temp_config.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         result = runner.run(

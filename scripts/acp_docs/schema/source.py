@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_docs import protocols
+from acp_docs import filetree, protocols
 from acp_docs.errors import LocatedError
 from acp_docs.textfile import read_text
 from acp_docs.yamlfile import load_with_lines
@@ -204,7 +204,12 @@ def source_paths(schema_dir: Path) -> list[Path]:
     """Every `schema/<slug>/source.yaml`, sorted by slug."""
     if not schema_dir.is_dir():
         return []
-    return sorted(p / SOURCE_NAME for p in schema_dir.iterdir() if (p / SOURCE_NAME).is_file())
+    root = schema_dir.parent
+    return sorted(
+        p / SOURCE_NAME
+        for p in schema_dir.iterdir()
+        if not p.is_symlink() and filetree.inside(root, p / SOURCE_NAME)
+    )
 
 
 def load_all(root: Path, schema_dir: Path) -> list[SchemaSource]:
