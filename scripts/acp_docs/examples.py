@@ -35,12 +35,33 @@ DECLARATION_HELP = (
     ' (v1)", title="Invalid SessionUpdate (v2): why it fails" or title="Not a payload: what it is"'
 )
 
-_DECLARATION = re.compile(
-    r"^(?P<invalid>Invalid\s+)?"
-    r"(?P<subject>JSON-RPC(?:\s+[^()]*?)?|[A-Z][A-Za-z0-9]*)\s*"
-    r"\((?P<versions>v\d+(?:\s*,\s*v\d+)*)\)\s*"
-    r"(?::\s*(?P<reason>.*\S))?\s*$"
-)
+MAX_TITLE = 300
+_DEFINITION = re.compile(r"[A-Z][A-Za-z0-9]*")
+_VERSION = re.compile(r"v[0-9]{1,3}")
+
+
+def _split_declaration(title: str) -> tuple[bool, str, list[str], str | None] | None:
+    """(invalid, subject, versions, reason) of `Invalid? SUBJECT (v1, v2): reason`."""
+    invalid = False
+    head = title
+    if head.startswith("Invalid") and head[7:8].isspace():
+        invalid, head = True, head[7:].lstrip()
+    opening = head.find("(")
+    closing = head.find(")", opening + 1)
+    if opening < 0 or closing < 0:
+        return None
+    subject = head[:opening].strip()
+    versions = [v.strip() for v in head[opening + 1 : closing].split(",")]
+    rest = head[closing + 1 :].strip()
+    if rest and not rest.startswith(":"):
+        return None
+    reason = rest[1:].strip() or None if rest else None
+    json_rpc = subject == "JSON-RPC" or (subject.startswith("JSON-RPC") and subject[8].isspace())
+    if not (json_rpc and "(" not in subject) and not _DEFINITION.fullmatch(subject):
+        return None
+    if not all(_VERSION.fullmatch(v) for v in versions):
+        return None
+    return invalid, subject, versions, reason
 
 
 @dataclass(frozen=True)
@@ -60,16 +81,17 @@ class Declaration:
 
 def parse_declaration(title: str) -> Declaration | str:
     """The declaration in a code-block title, or why the title is not one."""
-    match = _DECLARATION.match(title.strip())
-    if not match:
-        return f"title {title!r} is not a declaration; {DECLARATION_HELP}"
-    versions = tuple(dict.fromkeys(v.strip() for v in match["versions"].split(",")))
-    subject = match["subject"]
+    title = title.strip()
+    shown = title if len(title) <= 80 else title[:77] + "..."
+    parts = _split_declaration(title) if len(title) <= MAX_TITLE else None
+    if parts is None:
+        return f"title {shown!r} is not a declaration; {DECLARATION_HELP}"
+    invalid, subject, names, reason = parts
+    versions = tuple(dict.fromkeys(names))
     definition = None if subject.startswith("JSON-RPC") else subject
-    invalid = bool(match["invalid"])
-    if invalid and not match["reason"]:
-        return f"counter-example {title!r} must say why it fails: 'Invalid {subject} (...): why'"
-    return Declaration(definition, versions, invalid, match["reason"])
+    if invalid and not reason:
+        return f"counter-example {shown!r} must say why it fails: 'Invalid {subject} (...): why'"
+    return Declaration(definition, versions, invalid, reason)
 
 
 @dataclass

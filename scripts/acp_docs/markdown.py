@@ -111,7 +111,16 @@ def code_blocks(text: str) -> list[CodeBlock]:
     return blocks
 
 
-_HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
+def _heading(line: str) -> tuple[int, str] | None:
+    """(level, text) of an ATX heading line, in linear time; None for other lines."""
+    level = len(line) - len(line.lstrip("#"))
+    if not 1 <= level <= 6 or (len(line) > level and line[level] not in " \t"):
+        return None
+    text = line[level:].strip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        text = bare.rstrip(" \t")
+    return level, text
 
 
 @dataclass(frozen=True)
@@ -139,9 +148,9 @@ def headings(text: str) -> list[Heading]:
     for number in range(front_matter_end(lines) + 1, len(lines) + 1):
         if number in in_code:
             continue
-        match = _HEADING.match(lines[number - 1])
-        if match:
-            found.append(Heading(len(match["hashes"]), match["text"].strip(), number))
+        heading = _heading(lines[number - 1])
+        if heading:
+            found.append(Heading(heading[0], heading[1], number))
     return found
 
 

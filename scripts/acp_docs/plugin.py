@@ -45,9 +45,10 @@ from acp_docs.validate import SchemaSet
 
 log = logging.getLogger("mkdocs.plugins.acp_docs")
 
-_MARKER = re.compile(
-    r"^[ ]{0,3}<!--[ \t]*acp-docs:(?P<name>[a-z-]+)(?P<args>[^>\n]*?)[ \t]*-->[ \t]*$", re.M
-)
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+"""The only schemes a link may use; anything else (javascript:, data:, file:) is a finding."""
+
+_MARKER = re.compile(r"^[ ]{0,3}<!--[ \t]*acp-docs:(?P<name>[a-z-]{1,40})(?P<rest>[^\n]*)$", re.M)
 """A marker is an HTML comment alone on its line; one inside code or a sentence is text."""
 
 
@@ -259,7 +260,10 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
 
     def _expand(self, match: re.Match[str], page: Any) -> str:
         loaded = self.loaded
-        name, args = match["name"], match["args"].split()
+        rest = match["rest"].rstrip()
+        if not rest.endswith("-->") or ">" in rest[:-3]:
+            return match.group(0)
+        name, args = match["name"], rest[:-3].split()
         src = page.file.src_uri
         try:
             if name == "rfd-index":
@@ -325,12 +329,22 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
     def _check_link(self, page: Any, files: Files, shown: str, text: str, link: _Link) -> None:
         url = link.url
         scheme, netloc, path, _query, anchor = urlsplit(url)
-        if scheme or netloc or "\x02" in url:
-            return
         line, col = _position(text, url, link.occurrence)
 
         def find(message: str, rule: str) -> None:
             self.report(Finding(shown, line, col, "links", message, f"links/{rule}"))
+
+        if "\x02" in url:
+            return
+        if scheme and scheme not in SAFE_SCHEMES:
+            find(
+                f"link {url[:80]!r}: the {scheme}: scheme is not allowed; use https:, http:,"
+                " mailto: or a relative link",
+                "scheme",
+            )
+            return
+        if scheme or netloc:
+            return
 
         if url.startswith(("/", "\\")):
             find(f"absolute link {url!r}: link to the page's Markdown file relatively", "absolute")

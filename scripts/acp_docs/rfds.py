@@ -13,6 +13,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from acp_docs import filetree
+from acp_docs.escaping import code_spans
 from acp_docs.findings import Finding
 from acp_docs.markdown import Heading, code_lines, front_matter_end, headings
 from acp_docs.repo import Repo
@@ -186,6 +187,55 @@ def lint_one(rfd: Rfd, validator: Draft202012Validator) -> list[Finding]:
     if not rfd.text:
         return out
     out.extend(_lint_sections(rfd))
+    out.extend(_lint_html(rfd))
+    return out
+
+
+ALLOWED_HTML = ("br", "kbd", "sub", "sup", "details", "summary")
+"""The HTML elements an RFD body may use; everything else is written in Markdown."""
+_TAG = re.compile(r"<(?P<close>/?)(?P<name>[A-Za-z][A-Za-z0-9-]{0,40})(?=[\s/>]|$)")
+_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
+_MARKER_LINE = re.compile(r"^[ ]{0,3}<!--[ \t]*acp-docs:[a-z-]+[^\n]*-->[ \t]*$")
+
+
+def _lint_html(rfd: Rfd) -> list[Finding]:
+    """Raw HTML outside code: only the allowed elements and acp-docs markers."""
+    out: list[Finding] = []
+    lines = rfd.text.split("\n")
+    hidden = set(range(1, front_matter_end(lines) + 1)) | code_lines(rfd.text)
+    allowed = ", ".join(f"<{name}>" for name in ALLOWED_HTML)
+    for number, line in enumerate(lines, start=1):
+        if number in hidden or "<" not in line:
+            continue
+        if _MARKER_LINE.match(line):
+            continue
+        visible = list(line)
+        for start, end in code_spans(line):
+            visible[start:end] = " " * (end - start)
+        text = _AUTOLINK.sub(lambda m: " " * len(m.group(0)), "".join(visible))
+        problem = None
+        if "<!--" in text:
+            problem = (
+                text.index("<!--"),
+                "an HTML comment (only acp-docs markers, alone on a line)",
+            )
+        else:
+            for tag in _TAG.finditer(text):
+                if tag["name"].lower() not in ALLOWED_HTML:
+                    problem = (tag.start(), f"raw HTML <{tag['close']}{tag['name']}>")
+                    break
+        if problem is not None:
+            col, what = problem
+            out.append(
+                Finding(
+                    rfd.shown,
+                    number,
+                    col + 1,
+                    CHECK,
+                    f"{what} is not allowed in an RFD: write it in Markdown (allowed: {allowed})",
+                    "rfds/raw-html",
+                )
+            )
     return out
 
 

@@ -7,8 +7,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from acp_docs.errors import UsageError
+from acp_docs.escaping import literal
 from acp_docs.payloads import fixture_files
 from acp_docs.rfds import STATUSES, Rfd
 from acp_docs.schema import fragments
@@ -16,10 +18,6 @@ from acp_docs.schema.source import SchemaSource
 from acp_docs.textfile import load_json, read_text
 from acp_docs.validate import SchemaSet
 from acp_docs.yamlfile import load as load_yaml
-
-
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|")
 
 
 def prefix_of(from_page: str) -> str:
@@ -37,12 +35,13 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
     rows = ["| RFD | Status | Authors | Champion | Created |", "| --- | --- | --- | --- | --- |"]
     for rfd in sorted(chosen, key=lambda r: (str(r.meta.get("created", "")), r.title)):
         meta = rfd.meta or {}
-        authors = ", ".join(f"@{a}" for a in meta.get("authors") or [])
-        champion = f"@{meta['champion']}" if meta.get("champion") else "none yet"
-        label = STATUSES.get(rfd.status or "", str(rfd.status))
+        authors = ", ".join(literal(f"@{a}") for a in meta.get("authors") or [])
+        champion = literal(f"@{meta['champion']}") if meta.get("champion") else "none yet"
+        label = literal(STATUSES.get(rfd.status or "", str(rfd.status)))
+        link = quote(f"{prefix}{rfd.docs_path}")
         rows.append(
-            f"| [{_escape(rfd.title)}]({prefix}{rfd.docs_path}) | {label} | {authors}"
-            f" | {champion} | {meta.get('created', '')} |"
+            f"| [{literal(rfd.title)}]({link}) | {label} | {authors}"
+            f" | {champion} | {literal(str(meta.get('created', '')))} |"
         )
     return "\n".join(rows) + "\n"
 

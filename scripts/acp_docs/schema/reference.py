@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from acp_docs.escaping import literal, prose
 from acp_docs.protocols import ProtocolVersion
 from acp_docs.schema.changes import Change
 from acp_docs.schema.fragments import Contribution
@@ -39,16 +40,17 @@ def type_of(prop: dict[str, Any], local: set[str]) -> str:
 
 
 def _code(text: str) -> str:
-    return text.replace("`", "'")
+    """Text for inside a code span: no backtick, line end or table separator."""
+    return text.replace("`", "'").replace("\n", " ").replace("|", "\\|")
 
 
 def _cell(text: Any) -> str:
-    text = str(text or "")
+    text = prose(str(text or ""))
     return text.replace("|", "\\|").replace("\n\n", "<br><br>").replace("\n", " ")
 
 
 def _paragraphs(text: Any) -> list[str]:
-    return [str(text), ""] if text else []
+    return [prose(str(text)), ""] if text else []
 
 
 def _table(props: dict[str, Any], required: set[str], local: set[str]) -> list[str]:
@@ -117,7 +119,7 @@ def render(
         return f"No RFD changes the ACP {version.name} schema.\n"
     out: list[str] = []
     for made in contributions:
-        title = titles.get(made.rfd, made.rfd)
+        title = literal(titles.get(made.rfd, made.rfd))
         local = set(made.definitions)
         out += [f"## {title}", "", f"From the RFD [{title}]({rfd_link}{made.rfd}.md).", ""]
         if made.changes:

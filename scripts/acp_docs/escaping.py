@@ -1,0 +1,57 @@
+"""Values from contributors made safe to place in generated Markdown.
+
+`literal` is for values shown as they are (an RFD's title, a handle): nothing
+in them can become HTML, a link or emphasis. `prose` is for descriptions that
+may use Markdown (code spans, links) but never raw HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+
+
+def literal(text: str) -> str:
+    """`text` as plain characters in Markdown: HTML escaped, Markdown punctuation escaped."""
+    one_line = " ".join(str(text).split())
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=True))
+
+
+def code_spans(line: str) -> list[tuple[int, int]]:
+    """The (start, end) of every inline code span of one line, in linear-ish time."""
+    spans: list[tuple[int, int]] = []
+    index = 0
+    length = len(line)
+    while index < length:
+        start = line.find("`", index)
+        if start < 0:
+            break
+        end = start
+        while end < length and line[end] == "`":
+            end += 1
+        fence = line[start:end]
+        close = line.find(fence, end)
+        while close >= 0 and close + len(fence) < length and line[close + len(fence)] == "`":
+            close = line.find(fence, close + len(fence) + 1)
+        if close < 0:
+            index = end
+            continue
+        spans.append((start, close + len(fence)))
+        index = close + len(fence)
+    return spans
+
+
+def prose(text: str) -> str:
+    """Markdown prose with any raw HTML shown as text (code spans are left alone)."""
+    out = []
+    for line in str(text).split("\n"):
+        pieces, last = [], 0
+        for start, end in code_spans(line):
+            pieces.append(html.escape(line[last:start], quote=False))
+            pieces.append(line[start:end])
+            last = end
+        pieces.append(html.escape(line[last:], quote=False))
+        out.append("".join(pieces))
+    return "\n".join(out)
