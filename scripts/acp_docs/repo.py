@@ -11,6 +11,7 @@ import yaml
 
 from acp_docs.errors import UsageError
 from acp_docs.textfile import read_text
+from acp_docs.yamlfile import NoAliasLoader
 
 CONFIG_NAME = "mkdocs.yml"
 
@@ -26,7 +27,7 @@ def find_root(start: Path | None = None) -> Path:
     )
 
 
-class _IgnoreTagsLoader(yaml.SafeLoader):
+class _IgnoreTagsLoader(NoAliasLoader):
     """A safe loader: `!ENV` resolves as MkDocs does, other tags read as plain values."""
 
 
@@ -111,6 +112,8 @@ class Repo:
             mark = getattr(exc, "problem_mark", None)
             where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
             raise UsageError(f"{CONFIG_NAME}{where}: malformed YAML: {exc}") from None
+        except (RecursionError, ValueError) as exc:
+            raise UsageError(f"{CONFIG_NAME}:1:1: malformed YAML: {exc}") from None
         if not isinstance(config, dict):
             raise UsageError(f"{CONFIG_NAME}:1:1: expected a mapping at the top level")
         return cls(root=root, config=config, config_text=text)

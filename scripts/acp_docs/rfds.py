@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -11,13 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from referencing.exceptions import Unresolvable
 
-from acp_docs import filetree
+from acp_docs import filetree, schemacheck
+from acp_docs.errors import UsageError
 from acp_docs.escaping import code_spans
 from acp_docs.findings import Finding
 from acp_docs.markdown import Heading, code_lines, front_matter_end, headings
 from acp_docs.repo import Repo
-from acp_docs.textfile import UnreadableFile, read_text
+from acp_docs.textfile import UnreadableFile, load_json, read_text
 from acp_docs.yamlfile import YamlError
 from acp_docs.yamlfile import load as load_yaml
 
@@ -150,10 +152,21 @@ def load_all(repo: Repo) -> list[Rfd]:
     return [load(repo, path) for path in rfd_files(repo)]
 
 
-def front_matter_validator(repo: Repo) -> Draft202012Validator:
-    """The validator of the front-matter schema kept in the repository."""
+def front_matter_validator(repo: Repo) -> Any:
+    """The validator of the front-matter schema kept in the repository.
+
+    A UsageError (naming the file) when the schema is not valid JSON Schema,
+    references anything outside itself, or uses a pattern RE2 cannot run.
+    """
     path = repo.root / FRONT_MATTER_SCHEMA
-    return Draft202012Validator(json.loads(read_text(path, FRONT_MATTER_SCHEMA)))
+    schema = load_json(path, FRONT_MATTER_SCHEMA)
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise UsageError(f"{FRONT_MATTER_SCHEMA}:1:1: not a JSON Schema: {exc.message}") from None
+    for where, reason in schemacheck.problems(schema):
+        raise UsageError(f"{FRONT_MATTER_SCHEMA}:1:1: at {where or '/'}: {reason}")
+    return schemacheck.validator(schema)
 
 
 def _meta_line(rfd: Rfd, key: str) -> int:
@@ -179,11 +192,25 @@ def lint_one(rfd: Rfd, validator: Draft202012Validator) -> list[Finding]:
     if rfd.meta_error is not None:
         out.append(rfd.meta_error)
     else:
-        for error in sorted(validator.iter_errors(rfd.meta), key=lambda e: list(e.path)):
+        try:
+            errors = sorted(validator.iter_errors(rfd.meta), key=lambda e: [str(p) for p in e.path])
+        except Unresolvable as exc:
+            raise UsageError(f"{FRONT_MATTER_SCHEMA}:1:1: cannot resolve {exc}") from None
+        for error in errors:
             key = str(error.path[0]) if error.path else ""
             where = f"front matter `{key}`" if key else "front matter"
             line = _meta_line(rfd, key) if key else 1
             find(line, f"{where}: {error.message}", "front-matter")
+        created = rfd.meta.get("created")
+        if not errors and isinstance(created, str):
+            try:
+                dt.date.fromisoformat(created)
+            except ValueError:
+                find(
+                    _meta_line(rfd, "created"),
+                    f"front matter `created`: {created} is not a date",
+                    "front-matter",
+                )
     if not rfd.text:
         return out
     out.extend(_lint_sections(rfd))

@@ -20,7 +20,12 @@ from acp_docs.errors import UsageError
 from acp_docs.textfile import strip_ansi
 
 DEFAULT_TIMEOUT = 300.0
-PLAIN_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "NO_MKDOCS_2_WARNING": "1"}
+PLAIN_ENV = {
+    "NO_COLOR": "1",
+    "FORCE_COLOR": "0",
+    "NO_MKDOCS_2_WARNING": "1",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
 
 
 class ToolFailure(UsageError):

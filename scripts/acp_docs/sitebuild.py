@@ -19,6 +19,7 @@ from typing import Any
 
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
+from acp_docs.repo import Repo
 
 PLUGIN = "acp-docs"
 PLUGIN_LOGGER = "mkdocs.plugins.acp_docs"
@@ -47,6 +48,7 @@ def build(root: Path) -> dict[str, Any]:
     mkdocs_logger.addHandler(collector)
     mkdocs_logger.setLevel(logging.INFO)
     try:
+        Repo.load(root)  # mkdocs.yml read safely first: no aliases, a size limit
         with tempfile.TemporaryDirectory(prefix="acp-docs-site-") as site_dir:
             config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=site_dir)
             mkdocs_build(config)

@@ -14,7 +14,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from acp_docs import protocols
+from acp_docs import protocols, schemacheck
 from acp_docs.discriminate import discriminate
 from acp_docs.errors import UsageError
 from acp_docs.schema import fragments, merge, source
@@ -147,7 +147,7 @@ class SchemaSet:
                 "$defs": self._dispatched[protocol],
                 "$ref": f"#/$defs/{name}",
             }
-            self._validators[key] = Draft202012Validator(root)
+            self._validators[key] = schemacheck.validator(root)
         return self._validators[key]
 
     def check(self, protocol: str, name: str, payload: Any, prefix: str = "") -> Outcome:

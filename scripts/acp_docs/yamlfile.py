@@ -28,6 +28,14 @@ class NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+# Dates stay strings: the checks that need a date parse it and report an
+# impossible one (2026-02-31) at its line, instead of failing to load the file.
+NoAliasLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 class YamlError(LocatedError):
     """Malformed YAML: `line` and `col` are 1-based positions in the file."""
 

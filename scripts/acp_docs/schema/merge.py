@@ -15,7 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from acp_docs import protocols
+from acp_docs import protocols, schemacheck
 from acp_docs.errors import UsageError
 from acp_docs.protocols import ProtocolVersion
 from acp_docs.schema import changes
@@ -91,6 +91,8 @@ def _refuse_dangling(made: Contribution, merged_defs: dict[str, Any]) -> None:
             raise MergeRefused(
                 f"$ref {ref!r} names no definition in ACP {made.version}", made.shown
             )
+    for _where, reason in schemacheck.problems(sources):
+        raise MergeRefused(reason, made.shown)
     for change in made.changes:
         fields = change.args.get("fields") if change.op == "add-variant" else None
         if fields is not None and fields not in merged_defs:

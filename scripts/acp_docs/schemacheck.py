@@ -1,0 +1,105 @@
+"""JSON Schema validators that are safe on contributors' schemas and payloads.
+
+- `pattern` and `patternProperties` run on RE2, whose matching time is linear
+  in the input: a schema from a pull request cannot make validation backtrack.
+  A pattern RE2 cannot run (lookaround, backreferences) is refused up front.
+- No `$ref` is ever retrieved: the registry's retrieve function refuses every
+  URI, and `refs_outside` names each reference that leaves the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+import re2
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError
+from referencing import Registry
+from referencing.exceptions import NoSuchResource
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False
+
+
+@lru_cache(maxsize=1024)
+def compiled(pattern: str) -> Any:
+    """The RE2 program of a pattern; `re2.error` when RE2 cannot run it."""
+    return re2.compile(pattern, _OPTIONS)
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """Why RE2 cannot run `pattern`, or None."""
+    try:
+        compiled(pattern)
+    except re2.error as exc:
+        reason = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else exc
+        return f"pattern {pattern!r} is not RE2 syntax ({reason}): no lookaround or backreferences"
+    return None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not compiled(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        program = compiled(pattern)
+        for key, value in instance.items():
+            if program.search(key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+SafeValidator = validators.extend(
+    Draft202012Validator,
+    validators={"pattern": _pattern, "patternProperties": _pattern_properties},
+)
+"""Draft 2020-12 with RE2 for patterns."""
+
+
+def _refuse(uri: str) -> Any:
+    raise NoSuchResource(ref=uri)
+
+
+NO_RETRIEVAL: Registry = Registry(retrieve=_refuse)  # type: ignore[call-arg]
+
+
+def validator(schema: dict[str, Any]) -> Any:
+    """A validator of `schema` that never retrieves a reference."""
+    return SafeValidator(schema, registry=NO_RETRIEVAL)
+
+
+def walk(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object under `node`, with its JSON pointer, without recursion."""
+    stack = [(pointer, node)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, dict):
+            yield where, item
+            for key, value in item.items():
+                stack.append((f"{where}/{key}", value))
+        elif isinstance(item, list):
+            for index, value in enumerate(item):
+                stack.append((f"{where}/{index}", value))
+
+
+def problems(schema: Any) -> list[tuple[str, str]]:
+    """(pointer, reason) for each `$ref` that leaves the document and each non-RE2 pattern."""
+    found = []
+    for where, node in walk(schema):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and not ref.startswith("#"):
+            found.append((where, f"$ref {ref!r} leaves the document; nothing is retrieved"))
+        pattern = node.get("pattern")
+        if isinstance(pattern, str) and (reason := pattern_problem(pattern)):
+            found.append((where, reason))
+        for key in node.get("patternProperties") or {}:
+            if isinstance(key, str) and (reason := pattern_problem(key)):
+                found.append((where, reason))
+    return sorted(found)
