@@ -36,6 +36,13 @@ def test_pull_request_lint_is_read_only_and_runs_make_check() -> None:
     assert any("make check" in r for r in runs)
     assert any("aspell" in r for r in runs)
     uses = {s.get("uses", "").split("@")[0]: s for s in steps}
+    assert uses["actions/checkout"]["with"]["persist-credentials"] is False
+    assert "pull_request_target" not in workflow[True]
+    text = (WORKFLOWS / "rfd-lint.yml").read_text()
+    assert "secrets." not in text
+    callout = next(s for s in steps if "mkdocs.yml" in s.get("run", ""))
+    assert "GITHUB_STEP_SUMMARY" in callout["run"]
+    assert "${{" not in callout["run"], "untrusted values reach the script through env only"
     assert uses["actions/setup-python"]["with"]["cache"] == "pip"
     assert uses["actions/setup-node"]["with"]["cache"] == "npm"
 
