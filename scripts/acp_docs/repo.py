@@ -110,8 +110,9 @@ class Repo:
             config = yaml.load(text, Loader=_IgnoreTagsLoader)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
-            where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-            raise UsageError(f"{CONFIG_NAME}{where}: malformed YAML: {exc}") from None
+            where = f":{mark.line + 1}:{mark.column + 1}" if mark else ":1:1"
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise UsageError(f"{CONFIG_NAME}{where}: malformed YAML: {problem}") from None
         except (RecursionError, ValueError) as exc:
             raise UsageError(f"{CONFIG_NAME}:1:1: malformed YAML: {exc}") from None
         if not isinstance(config, dict):

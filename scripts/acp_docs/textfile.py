@@ -47,12 +47,13 @@ def read_bytes(path: Path, shown: str | None = None) -> bytes:
         raise UnreadableFile(name, "is a directory, expected a file") from None
     except OSError as exc:
         raise UnreadableFile(name, f"cannot read: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
         if stat.S_ISDIR(info.st_mode):
             raise UnreadableFile(name, "is a directory, expected a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise UnreadableFile(name, "is not a regular file (a FIFO, device or socket)")
+        raise UnreadableFile(name, "is not a regular file (a FIFO, device or socket)")
+    with os.fdopen(fd, "rb") as handle:
         if info.st_size > limit:
             raise UnreadableFile(
                 name, f"is larger than {limit} bytes (raise {MAX_BYTES_VARIABLE} to allow it)"

@@ -1,0 +1,655 @@
+"""Hostile pull requests: each crafted input is a finding or a clear error, in bounded time.
+
+Every case asserts the exit status, the file (and line) named, that no traceback
+reached the user, and that no file of the checkout changed. The cases that
+build the site also assert that nothing from outside the checkout is in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import resource
+import stat
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import BIN, ROOT, replace_in, require_tool
+
+RFD = "rfds/prompt-suggestions.md"
+SOURCE = "schema/prompt-suggestions/source.yaml"
+SECRET = "TOP-SECRET-MARKER-41"
+TIME_LIMIT = 60
+MEMORY_LIMIT = 3 * 1024**3
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def acp(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run acp-docs in `repo` with a time and memory limit."""
+    full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "ACP_SECRET": SECRET, **(env or {})}
+    full_env.pop("GITHUB_ACTIONS", None) if "GITHUB_ACTIONS" not in (env or {}) else None
+    return subprocess.run(
+        [str(BIN / "acp-docs"), *args],
+        cwd=repo,
+        env=full_env,
+        capture_output=True,
+        timeout=TIME_LIMIT,
+        preexec_fn=_limits,
+    )
+
+
+def snapshot(repo: Path) -> dict[str, str]:
+    """Every entry of the checkout (links and FIFOs not followed), with a digest."""
+    out = {}
+    for current, dirs, files in os.walk(repo, followlinks=False):
+        dirs[:] = [d for d in dirs if d not in ("node_modules", "site")]
+        for name in [*dirs, *files]:
+            path = os.path.join(current, name)
+            info = os.lstat(path)
+            rel = os.path.relpath(path, repo)
+            if stat.S_ISLNK(info.st_mode):
+                out[rel] = "link:" + os.readlink(path)
+            elif stat.S_ISREG(info.st_mode):
+                with open(path, "rb") as handle:
+                    out[rel] = hashlib.sha256(handle.read()).hexdigest()
+            else:
+                out[rel] = f"mode:{stat.S_IFMT(info.st_mode)}"
+    return out
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hostile input: how to plant it, the command, and what must come out."""
+
+    name: str
+    plant: Callable[[Path, Path], None]
+    command: tuple[str, ...]
+    status: int
+    where: str
+    line: int | None = None
+    says: str = ""
+
+
+def _write(rel: str, text: str | bytes) -> Callable[[Path, Path], None]:
+    def plant(repo: Path, _outside: Path) -> None:
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text)
+
+    return plant
+
+
+def _replace(rel: str, old: str, new: str) -> Callable[[Path, Path], None]:
+    def plant(repo: Path, _outside: Path) -> None:
+        replace_in(repo / rel, old, new)
+
+    return plant
+
+
+def _front_matter(extra: str) -> Callable[[Path, Path], None]:
+    return _replace(RFD, "status: draft\n", f"status: draft\n{extra}")
+
+
+def _page(body: str) -> Callable[[Path, Path], None]:
+    return _write("docs/hostile.md", f"# Hostile\n\n{body}")
+
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+    for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+)
+NESTED = "[" * 1000 + "]" * 1000
+EXAMPLES = ("examples", "docs/hostile.md")
+ONE_BLOCK = '```json title="SessionUpdate (v1)"\n{}\n```\n'
+
+
+def _json_block(content: str) -> Callable[[Path, Path], None]:
+    return _page(f'Text.\n\n```json title="SessionUpdate (v1)"\n{content}\n```\n')
+
+
+def _symlink(rel: str, target: Callable[[Path], str]) -> Callable[[Path, Path], None]:
+    def plant(repo: Path, outside: Path) -> None:
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target(outside), repo / rel)
+
+    return plant
+
+
+def _fifo(rel: str) -> Callable[[Path, Path], None]:
+    def plant(repo: Path, _outside: Path) -> None:
+        os.mkfifo(repo / rel)
+
+    return plant
+
+
+def _fixture(rel: str) -> str:
+    return str(ROOT / "schema" / "examples" / rel)
+
+
+CASES = [
+    # RFD front matter and body: `acp-docs rfds`.
+    Case("alias bomb in front matter", _front_matter(BOMB), ("rfds",), 1, RFD, 5, "aliases"),
+    Case("recursive alias", _front_matter("x: &x [*x]\n"), ("rfds",), 1, RFD, 4, "aliases"),
+    Case(
+        "impossible date",
+        _replace(RFD, "created: 2026-12-02", "created: 2026-02-31"),
+        ("rfds",),
+        1,
+        RFD,
+        7,
+        "2026-02-31 is not a date",
+    ),
+    Case("deep YAML nesting", _front_matter(f"deep: {NESTED}\n"), ("rfds",), 1, RFD, None),
+    Case(
+        "front matter is a list",
+        _write("rfds/listy.md", "---\n- just\n- a list\n---\n\n# Listy\n"),
+        ("rfds",),
+        1,
+        "rfds/listy.md",
+        1,
+        "front matter is not a YAML mapping",
+    ),
+    Case(
+        "script in the body",
+        _replace(RFD, "## Status quo\n", "## Status quo\n\n<script>alert(1)</script>\n"),
+        ("rfds",),
+        1,
+        RFD,
+        None,
+        "raw HTML <script>",
+    ),
+    Case(
+        "iframe in the body",
+        _replace(RFD, "## Status quo\n", "## Status quo\n\nSee <iframe src=x></iframe>.\n"),
+        ("rfds",),
+        1,
+        RFD,
+        None,
+        "raw HTML <iframe>",
+    ),
+    Case(
+        "hidden HTML comment",
+        _replace(RFD, "## Status quo\n", "## Status quo\n\n<!-- reviewers never see this -->\n"),
+        ("rfds",),
+        1,
+        RFD,
+        None,
+        "an HTML comment",
+    ),
+    Case(
+        "bytes that are not UTF-8",
+        _write("rfds/broken.md", b"---\ntitle: x\n---\n\n\xff\xfe\n"),
+        ("rfds",),
+        1,
+        "rfds/broken.md",
+        5,
+        "not valid UTF-8",
+    ),
+    Case(
+        "a file past the size limit",
+        _write("rfds/huge.md", "---\ntitle: x\n---\n" + "word " * 2000),
+        ("rfds",),
+        1,
+        "rfds/huge.md",
+        1,
+        "larger than 4000 bytes",
+    ),
+    Case(
+        "a 5,000-character heading",
+        _replace(RFD, "## Status quo\n", "## Status quo\n\n### " + "a " * 2500 + "#\n"),
+        ("rfds",),
+        0,
+        "",
+    ),
+    Case(
+        "front-matter schema that retrieves a reference",
+        _replace(
+            "schema/rfd-front-matter.schema.json",
+            '"items": { "$ref": "#/$defs/handle" }',
+            '"items": { "$ref": "https://example.invalid/handle.json" }',
+        ),
+        ("rfds",),
+        2,
+        "schema/rfd-front-matter.schema.json",
+        1,
+        "leaves the document",
+    ),
+    Case(
+        "mkdocs.yml alias bomb",
+        lambda repo, _o: (repo / "mkdocs.yml").write_text(
+            (repo / "mkdocs.yml").read_text()
+            + "extra:\n"
+            + "".join(f"  {line}\n" for line in BOMB.splitlines())
+        ),
+        ("rfds",),
+        2,
+        "mkdocs.yml",
+        None,
+        "aliases",
+    ),
+    # JSON examples, taken from the rendered page: `acp-docs examples`.
+    Case(
+        "duplicate keys",
+        _json_block('{"sessionUpdate": "plan", "sessionUpdate": "prompt_suggestions"}'),
+        EXAMPLES,
+        1,
+        "docs/hostile.md",
+        6,
+        "duplicate key 'sessionUpdate'",
+    ),
+    Case("deep nesting", _json_block(NESTED), EXAMPLES, 1, "docs/hostile.md", 6, "nested deeper"),
+    Case(
+        "a 5,000-digit number",
+        _json_block('{"n": ' + "9" * 5000 + "}"),
+        EXAMPLES,
+        1,
+        "docs/hostile.md",
+        6,
+        "number is too long",
+    ),
+    Case(
+        "a lone surrogate",
+        _json_block('{"text": "\\ud800"}'),
+        EXAMPLES,
+        1,
+        "docs/hostile.md",
+        6,
+        "lone UTF-16 surrogate",
+    ),
+    Case("NaN", _json_block('{"x": NaN}'), EXAMPLES, 1, "docs/hostile.md", 6, "NaN is not JSON"),
+    Case(
+        "a 4,000-character title",
+        _page('```json title="' + "JSON-RPC " + " " * 4000 + '("\n{}\n```\n'),
+        EXAMPLES,
+        1,
+        "docs/hostile.md",
+        3,
+        "is not a declaration",
+    ),
+    Case(
+        "an invalid block in a blockquote",
+        _page('> ```json title="PromptSuggestion (v1)"\n> {"text": ""}\n> ```\n'),
+        EXAMPLES,
+        1,
+        "docs/hostile.md",
+        3,
+        "should be non-empty",
+    ),
+    Case(
+        "a block inside an HTML comment is not shown, so not checked",
+        _page("<!--\n" + ONE_BLOCK.replace("{}", '{"broken": ') + "-->\n"),
+        EXAMPLES,
+        0,
+        "",
+    ),
+    Case(
+        "an indented code block is not JSON the reader sees",
+        _page("    ```json\n    {broken\n    ```\n"),
+        EXAMPLES,
+        0,
+        "",
+    ),
+    Case(
+        "title in braces, in another order",
+        _page('```{ title="PromptSuggestion (v1)" .json }\n{"text": 5}\n```\n'),
+        EXAMPLES,
+        1,
+        "docs/hostile.md",
+        3,
+        "is not of type 'string'",
+    ),
+    Case(
+        "a tilde fence",
+        _page('~~~json title="PromptSuggestion (v1)"\n{}\n~~~\n'),
+        EXAMPLES,
+        1,
+        "docs/hostile.md",
+        3,
+        "'text' is a required property",
+    ),
+    Case(
+        "malformed markdown_extensions",
+        _replace("mkdocs.yml", "  - abbr\n", "  - {abbr: {}, admonition: {}}\n"),
+        ("examples",),
+        2,
+        "mkdocs.yml",
+        None,
+        "markdown_extensions",
+    ),
+    # Standalone payload files: `acp-docs validate`.
+    Case(
+        "/dev/zero",
+        lambda _r, _o: None,
+        ("validate", "--protocol", "v1", "--def", "SessionUpdate", "/dev/zero"),
+        2,
+        "/dev/zero",
+        None,
+        "not a regular file",
+    ),
+    Case(
+        "a FIFO",
+        _fifo("payload.json"),
+        ("validate", "--protocol", "v1", "--def", "SessionUpdate", "payload.json"),
+        2,
+        "payload.json",
+        None,
+        "not a regular file",
+    ),
+    Case(
+        "a directory",
+        lambda _r, _o: None,
+        ("validate", "--protocol", "v1", "--def", "SessionUpdate", "docs"),
+        2,
+        "docs",
+        None,
+        "is a directory",
+    ),
+    Case(
+        "a huge number in a payload file",
+        _write("payload.json", '{"n": ' + "1" * 5000 + "}"),
+        ("validate", "--protocol", "v1", "--def", "SessionUpdate", "payload.json"),
+        2,
+        "payload.json",
+        1,
+        "too long",
+    ),
+    Case(
+        "nesting in a payload file",
+        _write("payload.json", NESTED),
+        ("validate", "--protocol", "v1", "--def", "SessionUpdate", "payload.json"),
+        2,
+        "payload.json",
+        1,
+        "nested deeper",
+    ),
+    Case(
+        "duplicate keys in a fixture",
+        _write(
+            "schema/examples/v1/valid/SessionUpdate.dup.json",
+            '{"sessionUpdate": "prompt_suggestions", "suggestions": [], "suggestions": [{}]}\n',
+        ),
+        ("check", "--only", "examples"),
+        1,
+        "schema/examples/v1/valid/SessionUpdate.dup.json",
+        1,
+        "duplicate key",
+    ),
+    # Schema sources: `acp-docs schema merge`.
+    Case(
+        "alias bomb in a schema source",
+        _replace(SOURCE, "shared:\n", "bomb:\n  " + BOMB.replace("\n", "\n  ") + "\nshared:\n"),
+        ("schema", "merge", "--protocol", "v1"),
+        2,
+        SOURCE,
+        None,
+        "aliases",
+    ),
+    Case(
+        "a remote $ref in a schema source",
+        _replace(
+            SOURCE,
+            'items: { $ref: "#/$defs/PromptSuggestion" }',
+            'items: { $ref: "https://example.invalid/x.json" }',
+        ),
+        ("schema", "merge", "--protocol", "v1"),
+        2,
+        SOURCE,
+        None,
+        "leaves the schema",
+    ),
+    Case(
+        "a file: $ref in a schema source",
+        _replace(
+            SOURCE,
+            'items: { $ref: "#/$defs/PromptSuggestion" }',
+            'items: { $ref: "file:///etc/passwd" }',
+        ),
+        ("schema", "merge", "--protocol", "v1"),
+        2,
+        SOURCE,
+        None,
+        "leaves the schema",
+    ),
+    Case(
+        "a backtracking pattern RE2 cannot run",
+        _replace(
+            SOURCE,
+            "        minLength: 1\n",
+            "        minLength: 1\n        pattern: '^(?=a)(a+)+$'\n",
+        ),
+        ("schema", "merge", "--protocol", "v1"),
+        2,
+        SOURCE,
+        None,
+        "is not RE2 syntax",
+    ),
+    Case(
+        "a YAML date where a string belongs",
+        _replace(SOURCE, "title: prompt_suggestions session update", "title: 2026-02-31"),
+        ("schema", "check"),
+        1,
+        "schema/prompt-suggestions/v1.json",
+        4,
+        "differs from its source",
+    ),
+    # Writes: `acp-docs schema generate` and `schema merge --output`.
+    Case(
+        "a planted symlink at a fragment",
+        lambda repo, outside: (
+            (repo / "schema/prompt-suggestions/v1.json").unlink(),
+            os.symlink(outside / "victim.json", repo / "schema/prompt-suggestions/v1.json"),
+        ),
+        ("schema", "generate"),
+        2,
+        "schema/prompt-suggestions/v1.json",
+        None,
+        "refusing to write through a symlink",
+    ),
+    Case(
+        "--output is a directory",
+        lambda _r, _o: None,
+        ("schema", "merge", "--protocol", "v1", "--output", "docs"),
+        2,
+        "docs",
+        None,
+        "refusing to write",
+    ),
+    Case(
+        "--output through a symlink",
+        lambda repo, outside: os.symlink(outside / "victim.json", repo / "merged.json"),
+        ("schema", "merge", "--protocol", "v1", "--output", "merged.json"),
+        2,
+        "merged.json",
+        None,
+        "refusing to write through a symlink",
+    ),
+]
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A folder beside the checkout, holding what a hostile link points at."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "secret.md").write_text(f"# {SECRET}\n")
+    (folder / "secret.json").write_text(f'{{"text": "{SECRET}"}}\n')
+    (folder / "victim.json").write_text("untouched\n")
+    return folder
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_hostile_input(repo_copy: Path, outside: Path, case: Case) -> None:
+    env = {"ACP_DOCS_MAX_FILE_BYTES": "4000"} if case.name == "a file past the size limit" else None
+    case.plant(repo_copy, outside)
+    before = snapshot(repo_copy)
+    victim = (outside / "victim.json").read_text()
+    result = acp(repo_copy, *case.command, env=env)
+    out = result.stdout.decode("utf-8", "replace")
+    err = result.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in out + err, err
+    assert result.returncode == case.status, out + err
+    assert snapshot(repo_copy) == before, "a check changed the checkout"
+    assert (outside / "victim.json").read_text() == victim
+    if not case.where:
+        return
+    said = out if case.status == 1 else err
+    lines = [ln for ln in said.splitlines() if case.where in ln and case.says in ln]
+    assert lines, said
+    if case.line is not None and case.status == 1:
+        assert any(ln.startswith(f"{case.where}:{case.line}:") for ln in lines), lines
+
+
+def test_hostile_links_and_files_are_findings_and_never_published(
+    repo_copy: Path, outside: Path, tmp_path: Path
+) -> None:
+    links = {
+        "docs/secret.md": str(outside / "secret.md"),
+        "docs/environ.txt": "/proc/self/environ",
+        "docs/loop": "..",
+        "docs/gone.md": str(outside / "nothing-here.md"),
+        "rfds/evil.md": str(outside / "secret.md"),
+        "schema/examples/v1/valid/SessionUpdate.evil.json": str(outside / "secret.json"),
+        "schema/outside": str(outside),
+    }
+    for rel, target in links.items():
+        os.symlink(target, repo_copy / rel)
+    os.mkfifo(repo_copy / "docs" / "fifo.md")
+    (repo_copy / "docs" / "a\n::error file=mkdocs.yml::forged.md").write_text("# x\n")
+    before = snapshot(repo_copy)
+
+    result = acp(repo_copy, "check", "--skip", "spell", "format")
+    out = result.stdout.decode("utf-8", "replace")
+    err = result.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in out + err
+    assert result.returncode == 1, out + err
+    for rel in [*links, "docs/fifo.md"]:
+        assert any(ln.startswith(f"{rel}:1:1: ") for ln in out.splitlines()), (rel, out)
+    assert "docs/a\\n::error file=mkdocs.yml::forged.md:1:1: the file name holds control" in out
+    assert SECRET not in out + err
+    assert snapshot(repo_copy) == before
+
+    github = acp(repo_copy, "check", "--only", "files", env={"GITHUB_ACTIONS": "true"})
+    commands = [ln for ln in github.stdout.decode().splitlines() if ln.startswith("::")]
+    assert len(commands) == len(links) + 2
+    assert not any(c.startswith("::error file=mkdocs.yml") for c in commands)
+
+    site = tmp_path / "site"
+    build = subprocess.run(
+        [str(BIN / "mkdocs"), "build", "--site-dir", str(site)],
+        cwd=repo_copy,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "ACP_SECRET": SECRET},
+        capture_output=True,
+        timeout=TIME_LIMIT,
+        preexec_fn=_limits,
+    )
+    assert build.returncode == 0, build.stderr.decode()
+    assert "Traceback" not in build.stderr.decode()
+    for path in site.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+            assert b"ACP_SECRET" not in path.read_bytes(), path
+    assert not (site / "environ.txt").exists()
+    assert not (site / "secret").exists()
+
+
+def test_rfd_values_are_escaped_in_generated_pages(repo_copy: Path, tmp_path: Path) -> None:
+    replace_in(
+        repo_copy / RFD,
+        "title: Prompt suggestions\n",
+        'title: "Tips </script><script>alert(1)</script> [x](javascript:alert(2)) <b>bold</b>"\n',
+    )
+    replace_in(
+        repo_copy / "mkdocs.yml",
+        "- Prompt suggestions: rfds/prompt-suggestions.md",
+        "- Tips: rfds/prompt-suggestions.md",
+    )
+    site = tmp_path / "site"
+    build = subprocess.run(
+        [str(BIN / "mkdocs"), "build", "--site-dir", str(site)],
+        cwd=repo_copy,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        timeout=TIME_LIMIT,
+    )
+    assert build.returncode == 0, build.stderr.decode()
+    for page in ("rfds/index.html", "rfds/draft/index.html"):
+        html = (site / page).read_text()
+        table = html.split("<table>", 1)[1].split("</table>", 1)[0]
+        assert "<script>" not in table and "</script>" not in table
+        assert 'href="javascript:' not in html
+        assert "<b>bold</b>" not in table
+        assert "&lt;/script&gt;&lt;script&gt;alert(1)" in table
+
+
+def test_unsafe_link_schemes_are_findings(repo_copy: Path) -> None:
+    replace_in(
+        repo_copy / RFD,
+        "## Status quo\n",
+        "## Status quo\n\nSee [this](javascript:alert(1)) and [that](data:text/html,x).\n",
+    )
+    result = acp(repo_copy, "check", "--only", "links")
+    out = result.stdout.decode()
+    assert result.returncode == 1
+    assert f"{RFD}:" in out and "the javascript: scheme is not allowed" in out
+    assert "the data: scheme is not allowed" in out
+
+
+def test_concurrent_generates_do_not_race(repo_copy: Path) -> None:
+    (repo_copy / "schema/prompt-suggestions/v1.json").write_text("{}\n")
+    processes = [
+        subprocess.Popen(
+            [str(BIN / "acp-docs"), "schema", "generate"],
+            cwd=repo_copy,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(4)
+    ]
+    for process in processes:
+        _out, err = process.communicate(timeout=TIME_LIMIT)
+        assert process.returncode == 0, err
+        assert b"Traceback" not in err
+    assert acp(repo_copy, "schema", "check").returncode == 0
+    assert not [
+        p for p in (repo_copy / "schema/prompt-suggestions").iterdir() if p.name.startswith(".")
+    ]
+
+
+def test_check_and_build_need_no_network(repo_copy: Path, tmp_path: Path) -> None:
+    """No network at all (a fresh network namespace): the checks and the build still pass."""
+    require_tool("unshare", "util-linux's unshare")
+    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
+    if probe.returncode != 0:
+        message = f"cannot make a network namespace: {probe.stderr.decode().strip()}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    require_tool("aspell", "Aspell")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("GITHUB_ACTIONS", None)
+    check = subprocess.run(
+        ["unshare", "--net", str(BIN / "acp-docs"), "check"],
+        cwd=repo_copy,
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
+    assert check.returncode == 0, check.stdout.decode() + check.stderr.decode()
+    build = subprocess.run(
+        ["unshare", "--net", str(BIN / "mkdocs"), "build", "--strict", "-d", str(tmp_path / "s")],
+        cwd=repo_copy,
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
+    assert build.returncode == 0, build.stderr.decode()
