@@ -237,6 +237,15 @@ CASES = [
         None,
         "aliases",
     ),
+    Case(
+        "markup in a new RFD's title",
+        lambda _r, _o: None,
+        ("new", "x-rfd", "--title", "<img src=x onerror=alert(1)>", "--author", "octocat"),
+        2,
+        "--title",
+        None,
+        "must not hold < or >",
+    ),
     # JSON examples, taken from the rendered page: `acp-docs examples`.
     Case(
         "duplicate keys",
@@ -589,6 +598,12 @@ def test_rfd_values_are_escaped_in_generated_pages(repo_copy: Path, tmp_path: Pa
         assert 'href="javascript:' not in html
         assert "<b>bold</b>" not in table
         assert "&lt;/script&gt;&lt;script&gt;alert(1)" in table
+    page = (site / "rfds" / "prompt-suggestions" / "index.html").read_text()
+    assert "<script>alert(1)" not in page and "</script><script>" not in page
+    assert "<title>Tips &lt;/script&gt;&lt;script&gt;alert(1)" in page
+    lint = acp(repo_copy, "rfds")
+    assert lint.returncode == 1
+    assert f"{RFD}:2:1: front matter `title`" in lint.stdout.decode()
 
 
 def test_unsafe_link_schemes_are_findings(repo_copy: Path) -> None:

@@ -15,6 +15,7 @@ schema source or a fixture without a restart.
 
 from __future__ import annotations
 
+import html
 import logging
 import posixpath
 import re
@@ -296,7 +297,12 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         self.report(Finding(self._shown(page.file), line, 1, "build", message, "build/marker"))
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Files) -> str:
-        """Replace the page's markers with generated Markdown."""
+        """Escape the page's front-matter title, then replace its markers."""
+        title = page.meta.get("title") if isinstance(page.meta, dict) else None
+        if isinstance(title, str):
+            # The theme prints the title into <title> and the header unescaped.
+            page.meta["title"] = html.escape(title, quote=True)
+            page.title = page.meta["title"]
         self._links.clear()
         in_code = code_lines(markdown)
 

@@ -42,6 +42,8 @@ def _check_title(title: str) -> str:
     title = title.strip()
     if not 3 <= len(title) <= 120 or any(ord(c) < 32 or ord(c) == 127 for c in title):
         raise UsageError("--title must be one line of 3 to 120 characters")
+    if "<" in title or ">" in title:
+        raise UsageError("--title must not hold < or >: it is shown as text, not HTML")
     return title
 
 
