@@ -335,6 +335,15 @@ CASES = [
         None,
         "markdown_extensions",
     ),
+    Case(
+        "a file name that is not UTF-8",
+        lambda repo, _o: (repo / "docs").joinpath(os.fsdecode(b"caf\xe9.md")).write_text("# x\n"),
+        ("check", "--only", "files", "links"),
+        2,
+        "docs/caf\\udce9.md",
+        None,
+        "the file name is not UTF-8",
+    ),
     # Standalone payload files: `acp-docs validate`.
     Case(
         "/dev/zero",

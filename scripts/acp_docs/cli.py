@@ -190,7 +190,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     results = check.run(repo, names)
     findings = sorted({f for r in results for f in r.findings})
-    errors = list(dict.fromkeys(f"{r.name}: {r.error}" for r in results if r.error))
+    failing: dict[str, list[str]] = {}
+    for result in results:
+        if result.error:
+            failing.setdefault(result.error, []).append(result.name)
+    errors = [f"{', '.join(names)}: {error}" for error, names in failing.items()]
     _emit(args, findings, results=results, errors=errors)
     _say(f"acp-docs check: {len(results)} check(s) in {time.perf_counter() - start:.2f}s")
     for line in _summary(results):

@@ -27,6 +27,8 @@ class Scan:
     findings: list[Finding]
     excluded: frozenset[str]
     """Paths, relative to the root, whose content must never be read or published."""
+    undecodable: tuple[str, ...] = ()
+    """Paths whose names are not UTF-8 (shown with escapes): no site can be built with them."""
 
     def allows(self, root: Path, path: str | Path) -> bool:
         """True when `path` is neither excluded nor behind an excluded path."""
@@ -55,6 +57,19 @@ def _control(name: str) -> bool:
     return any(ord(c) < 32 or ord(c) == 127 for c in name)
 
 
+def _undecodable(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def shown(rel: str) -> str:
+    """A path for messages: bytes that are not UTF-8 as escapes."""
+    return rel.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _link_problem(root: str, full: str) -> str | None:
     try:
         target = os.path.realpath(full, strict=True)
@@ -79,6 +94,7 @@ def scan(root: Path, folders: Iterable[Path]) -> Scan:
     real_root = os.path.realpath(root)
     findings: list[Finding] = []
     excluded: set[str] = set()
+    undecodable: list[str] = []
 
     def flag(full: str, reason: str, rule: str) -> None:
         rel = os.path.relpath(full, root)
@@ -104,6 +120,10 @@ def scan(root: Path, folders: Iterable[Path]) -> Scan:
         for current, dirs, files in os.walk(top, followlinks=False):
             for name in sorted([*dirs, *files]):
                 full = os.path.join(current, name)
+                if _undecodable(name):
+                    flag(full, "the file name is not UTF-8", "name")
+                    undecodable.append(shown(os.path.relpath(full, root)))
+                    continue
                 if _control(name):
                     flag(full, "the file name holds control characters", "name")
                     continue
@@ -118,4 +138,4 @@ def scan(root: Path, folders: Iterable[Path]) -> Scan:
                 elif not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
                     flag(full, "is not a regular file (a FIFO, device or socket)", "special")
             dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(current, d))]
-    return Scan(sorted(findings), frozenset(excluded))
+    return Scan(sorted(findings), frozenset(excluded), tuple(undecodable))

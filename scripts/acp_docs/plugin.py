@@ -157,6 +157,11 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         tree = filetree.scan(root, repo.source_folders)
         for finding in tree.findings:
             self.report(finding)
+        if tree.undecodable:
+            raise PluginError(
+                f"{tree.undecodable[0]}: the file name is not UTF-8, and MkDocs cannot build a"
+                " site that holds it; rename it"
+            )
         loaded_rfds = rfds.load_all(repo)
         try:
             sources = load_sources(root, repo.schema_dir)
