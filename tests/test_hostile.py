@@ -141,6 +141,15 @@ CASES = [
     Case("alias bomb in front matter", _front_matter(BOMB), ("rfds",), 1, RFD, 5, "aliases"),
     Case("recursive alias", _front_matter("x: &x [*x]\n"), ("rfds",), 1, RFD, 4, "aliases"),
     Case(
+        "a key twice in front matter",
+        _front_matter("status: active\n"),
+        ("rfds",),
+        1,
+        RFD,
+        4,
+        "duplicate key 'status'",
+    ),
+    Case(
         "impossible date",
         _replace(RFD, "created: 2026-12-02", "created: 2026-02-31"),
         ("rfds",),

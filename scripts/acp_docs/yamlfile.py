@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 from yaml.composer import ComposerError
+from yaml.constructor import ConstructorError
 from yaml.events import AliasEvent
 
 from acp_docs.errors import LocatedError
@@ -26,6 +27,22 @@ class NoAliasLoader(yaml.SafeLoader):
                 None, None, "YAML aliases (*name) are not allowed here", event.start_mark
             )
         return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:  # type: ignore[override]
+        """Construct a mapping; a key that appears twice is an error at its line."""
+        seen: set[Any] = set()
+        for key_node, _value in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+                seen.add(key)
+            except TypeError:
+                continue
+            if duplicate:
+                raise ConstructorError(
+                    None, None, f"duplicate key {key!r}: keep one", key_node.start_mark
+                )
+        return super().construct_mapping(node, deep=deep)
 
 
 # Dates stay strings: the checks that need a date parse it and report an
