@@ -432,7 +432,7 @@ CASES = [
         2,
         SOURCE,
         None,
-        "leaves the schema",
+        "leaves the document",
     ),
     Case(
         "a file: $ref in a schema source",
@@ -445,7 +445,7 @@ CASES = [
         2,
         SOURCE,
         None,
-        "leaves the schema",
+        "leaves the document",
     ),
     Case(
         "a backtracking pattern RE2 cannot run",

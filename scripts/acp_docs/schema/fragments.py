@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_docs import jsonfmt
+from acp_docs import jsonfmt, schemacheck
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.schema import changes
@@ -42,6 +42,12 @@ class Contribution:
 def contribution(source: SchemaSource, version: str) -> Contribution:
     """The change of `source` for `version`, every construct resolved and checked."""
     resolved = source.resolve(version)
+    for name, definition in resolved.definitions.items():
+        for where, reason in schemacheck.problems(definition):
+            raise source.error(f"/definitions/{name}{where}", reason)
+    for pointer, raw in resolved.changes:
+        for where, reason in schemacheck.problems(raw):
+            raise source.error(f"{pointer}{where}", reason)
     parsed = tuple(
         changes.parse(
             raw,
