@@ -55,6 +55,14 @@ SECOND_EXAMPLES = """
 """
 
 
+def _plant_source(repo: Path, slug: str, text: str) -> Path:
+    """Write `schema/<slug>/source.yaml`; return its folder."""
+    folder = repo / "schema" / slug
+    folder.mkdir()
+    (folder / "source.yaml").write_text(text)
+    return folder
+
+
 def _second_rfd(repo: Path, source: str = SECOND_SOURCE) -> Path:
     """Add an RFD with its own schema change, touching only rfds/, schema/ and mkdocs.yml."""
     made = run(
@@ -64,9 +72,7 @@ def _second_rfd(repo: Path, source: str = SECOND_SOURCE) -> Path:
     assert made.returncode == 0, made.stderr
     rfd = repo / "rfds" / "session-labels.md"
     replace_in(rfd, "## Shiny future\n", SECOND_EXAMPLES.lstrip("\n") + "\n## Shiny future\n")
-    folder = repo / "schema" / "session-labels"
-    folder.mkdir()
-    (folder / "source.yaml").write_text(source)
+    _plant_source(repo, "session-labels", source)
     generated = run(["acp-docs", "schema", "generate"], cwd=repo)
     assert generated.returncode == 0, generated.stderr
     return rfd
@@ -134,9 +140,7 @@ def test_the_reference_and_downloads_list_every_rfd(repo_copy: Path) -> None:
 
 def test_two_rfds_that_change_the_same_place_are_refused_naming_both(repo_copy: Path) -> None:
     clash = SECOND_SOURCE.replace("property: sessionLabels", "property: promptSuggestions")
-    folder = repo_copy / "schema" / "session-labels"
-    folder.mkdir()
-    (folder / "source.yaml").write_text(clash)
+    _plant_source(repo_copy, "session-labels", clash)
     result = run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 2
@@ -152,12 +156,12 @@ def test_two_rfds_that_change_the_same_place_are_refused_naming_both(repo_copy: 
 
 
 def test_two_rfds_that_add_the_same_variant_are_refused(repo_copy: Path) -> None:
-    folder = repo_copy / "schema" / "other-suggestions"
-    folder.mkdir()
-    (folder / "source.yaml").write_text(
+    _plant_source(
+        repo_copy,
+        "other-suggestions",
         "title: another take\nversions: [v2]\ndefinitions:\n  OtherFields:\n    type: object\n"
         "changes:\n  - op: add-variant\n    union: SessionUpdate\n    tag: prompt_suggestions\n"
-        "    fields: OtherFields\n"
+        "    fields: OtherFields\n",
     )
     result = run(["acp-docs", "schema", "merge", "--protocol", "v2"], cwd=repo_copy)
     assert result.returncode == 2
@@ -166,12 +170,12 @@ def test_two_rfds_that_add_the_same_variant_are_refused(repo_copy: Path) -> None
 
 
 def test_a_json_patch_change_with_a_failing_test_guard_is_refused(repo_copy: Path) -> None:
-    folder = repo_copy / "schema" / "session-labels"
-    folder.mkdir()
-    (folder / "source.yaml").write_text(
+    folder = _plant_source(
+        repo_copy,
+        "session-labels",
         "title: guarded\nversions: [v1]\nchanges:\n"
         "  - op: test\n    path: /$defs/SessionNotification/x-method\n    value: session/updated\n"
-        "  - op: replace\n    path: /$defs/SessionNotification/description\n    value: new\n"
+        "  - op: replace\n    path: /$defs/SessionNotification/description\n    value: new\n",
     )
     result = run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy)
     assert result.returncode == 2
@@ -183,9 +187,7 @@ def test_a_json_patch_change_with_a_failing_test_guard_is_refused(repo_copy: Pat
 
 
 def test_a_schema_source_without_its_rfd_is_a_finding(repo_copy: Path) -> None:
-    folder = repo_copy / "schema" / "orphan"
-    folder.mkdir()
-    (folder / "source.yaml").write_text(SECOND_SOURCE)
+    _plant_source(repo_copy, "orphan", SECOND_SOURCE)
     assert run(["acp-docs", "schema", "generate"], cwd=repo_copy).returncode == 0
     result = run(["acp-docs", "check", "--only", "schema"], cwd=repo_copy)
     assert result.returncode == 1
