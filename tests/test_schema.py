@@ -276,8 +276,9 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
     assert printed.returncode == 0
     merged = json.loads(printed.stdout)
     assert "PromptSuggestion" in merged["$defs"]
+    assert merged.pop("x-acp-merged")["base"].endswith("schema/v1/schema.unstable.json")
     out = tmp_path / "v1.json"
-    base_file = SDK_SCHEMA / "v1" / "schema.json"
+    base_file = SDK_SCHEMA / "v1" / "schema.unstable.json"
     base_bytes = base_file.read_bytes()
     written = run(
         [
@@ -293,6 +294,36 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
     assert "already" in again.stderr
     assert len(again.stderr.strip().splitlines()) == 1
     no_traceback(again)
+
+
+def test_a_draft_goes_into_the_unstable_base_and_a_completed_rfd_into_the_stable_one(
+    repo_copy: Path,
+) -> None:
+    stable = json.loads(
+        run(["acp-docs", "schema", "merge", "--protocol", "v2", "--channel", "stable"]).stdout
+    )
+    assert "PromptSuggestion" not in stable["$defs"]
+    assert stable["x-acp-merged"]["rfds"] == []
+    unstable = json.loads(run(["acp-docs", "schema", "merge", "--protocol", "v2"]).stdout)
+    description = unstable["$defs"]["PromptSuggestion"]["description"]
+    assert description.startswith("**UNSTABLE**\n\nThis capability is not part of the spec yet")
+    branch = unstable["$defs"]["SessionUpdate"]["anyOf"][-2]
+    assert branch["description"].startswith("**UNSTABLE**")
+
+    replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "status: draft", "status: completed")
+    assert run(["acp-docs", "schema", "check"], cwd=repo_copy).returncode == 1, (
+        "status drives fragments"
+    )
+    assert run(["acp-docs", "schema", "generate"], cwd=repo_copy).returncode == 0
+    fragment = json.loads((repo_copy / FRAGMENT.format("v1")).read_text())
+    assert fragment["x-acp-merge"]["base"] == "schema.json"
+    assert "UNSTABLE" not in json.dumps(fragment)
+    completed = json.loads(
+        run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy).stdout
+    )
+    assert completed["x-acp-merged"]["base"].endswith("schema/v1/schema.json")
+    session = completed["$defs"]["ClientSessionCapabilities"]["properties"]
+    assert not session["promptSuggestions"]["description"].startswith("**UNSTABLE**")
 
 
 def test_merge_without_installed_schemas_says_to_run_make_setup(repo_copy: Path) -> None:
@@ -320,8 +351,13 @@ def test_drifted_fragment_is_a_build_warning(repo_copy: Path) -> None:
 
 def test_site_publishes_fragments_and_merged_schemas(built_site: Path, rfd_source) -> None:
     for version in ("v1", "v2"):
-        published = json.loads((built_site / "schema" / version / "schema.json").read_text())
+        stable = json.loads((built_site / "schema" / version / "schema.json").read_text())
+        assert "PromptSuggestionsUpdate" not in stable["$defs"], "a Draft is not stable"
+        assert stable["x-acp-merged"]["base"].startswith("@agentclientprotocol/sdk@")
+        unstable = (built_site / "schema" / version / "schema.unstable.json").read_text()
+        published = json.loads(unstable)
         assert "PromptSuggestionsUpdate" in published["$defs"]
+        Draft202012Validator.check_schema(published)
         fragment = (built_site / FRAGMENT.format(version)).read_text()
         assert fragment == (ROOT / FRAGMENT.format(version)).read_text()
         page = (built_site / "schema" / version / "index.html").read_text()
@@ -329,4 +365,5 @@ def test_site_publishes_fragments_and_merged_schemas(built_site: Path, rfd_sourc
         assert "non-empty string" in page
     downloads = (built_site / "schema" / "index.html").read_text()
     assert 'href="prompt-suggestions/v1.json"' in downloads
-    assert 'href="v2/schema.json"' in downloads
+    assert 'href="v2/schema.unstable.json">v2 unstable schema</a>' in downloads
+    assert "@agentclientprotocol/sdk@" in downloads

@@ -36,9 +36,9 @@ def _emit(args: argparse.Namespace, findings: Sequence[Finding], **extra: object
 
 
 def _sources(repo: Repo):
-    from acp_docs.schema import source
+    from acp_docs import rfds
 
-    return source.load_all(repo.root, repo.schema_dir)
+    return rfds.schema_sources(repo)
 
 
 def cmd_schema_generate(args: argparse.Namespace) -> int:
@@ -79,13 +79,17 @@ def cmd_schema_merge(args: argparse.Namespace) -> int:
 
     repo = Repo.load()
     version = protocols.get(args.protocol)
-    base = merge.load_base(repo.root, version, args.base)
     made = [
         fragments.contribution(s, version.name)
         for s in _sources(repo)
         if version.name in s.versions
     ]
-    merged = merge.merge(base, made, version)
+    channel = args.channel or merge.default_channel(made)
+    if args.base is None:
+        merged = merge.merged(repo.root, version, made, channel)
+    else:
+        base = merge.load_base(repo.root, version, args.base)
+        merged = merge.merge(base, merge.chosen(made, channel), version)
     text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
     if args.output is None:
         sys.stdout.write(text)
@@ -256,7 +260,13 @@ def build_parser() -> argparse.ArgumentParser:
     ).set_defaults(func=cmd_schema_check, command_name="schema check")
     merge = schema_sub.add_parser("merge", help="print a published schema with every RFD's change")
     merge.add_argument("--protocol", required=True, choices=protocols.NAMES)
-    merge.add_argument("--base", type=Path, help="base schema (default: the pinned SDK's)")
+    merge.add_argument(
+        "--channel",
+        choices=protocols.CHANNELS,
+        help="stable (schema.json, Completed RFDs only) or unstable (schema.unstable.json, every"
+        " RFD); default: unstable while any RFD is not Completed",
+    )
+    merge.add_argument("--base", type=Path, help="base schema file (default: the pinned SDK's)")
     merge.add_argument("--output", type=Path, help="write here instead of standard output")
     merge.set_defaults(func=cmd_schema_merge, command_name="schema merge")
     schema.set_defaults(func=lambda _args: _missing_action(schema), command_name="schema")

@@ -19,7 +19,7 @@ import html
 import logging
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -40,7 +40,6 @@ from acp_docs.reporters.text import line as text_line
 from acp_docs.schema import fragments, reference
 from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.source import SchemaSource
-from acp_docs.schema.source import load_all as load_sources
 from acp_docs.textfile import UnreadableFile, read_text
 from acp_docs.validate import SchemaSet
 
@@ -107,7 +106,13 @@ class _Loaded:
     rfds: list[rfds.Rfd]
     sources: list[SchemaSource]
     schemas: SchemaSet | None
-    page_findings: dict[str, list[Finding]] = field(default_factory=dict)
+    _downloads: list[site.Download] | None = None
+
+    def downloads(self) -> list[site.Download]:
+        """The merged schemas the site publishes, built once per build."""
+        if self._downloads is None:
+            self._downloads = site.merged_downloads(self.repo.root, self.sources)
+        return self._downloads
 
 
 class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
@@ -164,7 +169,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             )
         loaded_rfds = rfds.load_all(repo)
         try:
-            sources = load_sources(root, repo.schema_dir)
+            sources = rfds.schema_sources(repo, loaded_rfds)
         except UsageError as exc:
             self._load_error(exc, "schema/source")
             sources = []
@@ -230,7 +235,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 continue
             files.append(File(src_uri, str(repo.root), config.site_dir, config.use_directory_urls))
         if loaded.schemas is not None:
-            for download in site.merged_downloads(loaded.schemas):
+            for download in loaded.downloads():
                 files.append(File.generated(config, download.path, content=download.content))
         published = [fragments.fragment_path(s, v) for s in loaded.sources for v in s.versions]
         for version in protocols.NAMES:
@@ -285,7 +290,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 titles = {r.slug: r.title for r in loaded.rfds}
                 return reference.render(made, version, titles, site.prefix_of(src) + "rfds/")
             if name == "schema-downloads":
-                return site.download_table(loaded.repo.root, loaded.sources, protocols.NAMES, src)
+                return site.download_table(
+                    loaded.repo.root, loaded.sources, loaded.downloads(), src
+                )
             if name == "fixtures":
                 return site.fixture_list(loaded.repo.root, protocols.NAMES, src)
             if name == "demo" and len(args) == 1:

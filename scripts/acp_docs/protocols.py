@@ -15,6 +15,22 @@ from acp_docs.errors import UsageError
 SDK_PACKAGE = "@agentclientprotocol/sdk"
 """The npm package whose published schemas are the base every fragment merges into."""
 
+CHANNELS = ("stable", "unstable")
+"""`stable` is `schema.json`; `unstable` is `schema.unstable.json`, a superset holding
+the types of features that are not final yet."""
+
+UNSTABLE_NOTE = (
+    "**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or"
+    " changed at any point.\n\n"
+)
+"""What upstream puts before the description of every type, branch and field that is
+only in `schema.unstable.json`."""
+
+
+def channel_of(status: str | None) -> str:
+    """The base an RFD's change merges into: `stable` once Completed, `unstable` before."""
+    return "stable" if status == "completed" else "unstable"
+
 
 @dataclass(frozen=True)
 class Union:

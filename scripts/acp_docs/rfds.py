@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +13,14 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from acp_docs import filetree, schemacheck
+from acp_docs import filetree, protocols, schemacheck
 from acp_docs.errors import UsageError
 from acp_docs.escaping import code_spans
 from acp_docs.findings import Finding
 from acp_docs.markdown import Heading, code_lines, front_matter_end, headings
 from acp_docs.repo import Repo
+from acp_docs.schema.source import SchemaSource
+from acp_docs.schema.source import load_all as load_sources
 from acp_docs.textfile import UnreadableFile, load_json, read_text
 from acp_docs.yamlfile import YamlError
 from acp_docs.yamlfile import load as load_yaml
@@ -150,6 +152,15 @@ def rfd_files(repo: Repo) -> list[Path]:
 def load_all(repo: Repo) -> list[Rfd]:
     """Every RFD of the repository."""
     return [load(repo, path) for path in rfd_files(repo)]
+
+
+def schema_sources(repo: Repo, loaded: list[Rfd] | None = None) -> list[SchemaSource]:
+    """Every RFD's schema source, each with the base its RFD's status decides."""
+    statuses = {rfd.slug: rfd.status for rfd in (load_all(repo) if loaded is None else loaded)}
+    return [
+        replace(source, channel=protocols.channel_of(statuses.get(source.slug)))
+        for source in load_sources(repo.root, repo.schema_dir)
+    ]
 
 
 def front_matter_validator(repo: Repo) -> Any:

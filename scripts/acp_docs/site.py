@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from acp_docs import protocols
 from acp_docs.errors import UsageError
 from acp_docs.escaping import literal
 from acp_docs.payloads import fixture_files
 from acp_docs.rfds import STATUSES, Rfd
-from acp_docs.schema import fragments
+from acp_docs.schema import fragments, merge
 from acp_docs.schema.source import SchemaSource
 from acp_docs.textfile import load_json, read_text
-from acp_docs.validate import SchemaSet
 from acp_docs.yamlfile import load as load_yaml
 
 
@@ -48,43 +48,58 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
 
 @dataclass(frozen=True)
 class Download:
-    """A file the site publishes: its path in the site and its content."""
+    """A merged schema the site publishes: where, what, and what it was built from."""
 
     path: str
     content: str
+    version: str
+    channel: str
+    provenance: dict[str, Any]
 
 
-def merged_path(version: str) -> str:
-    """Where the site publishes the merged schema of a version."""
-    return f"schema/{version}/schema.json"
-
-
-def merged_downloads(schemas: SchemaSet) -> list[Download]:
-    """The merged schema of each version, as the site publishes it."""
-    return [
-        Download(
-            merged_path(version),
-            json.dumps(schemas.schemas[version], indent=2, ensure_ascii=False) + "\n",
-        )
-        for version in schemas.versions
-    ]
+def merged_downloads(root: Path, sources: list[SchemaSource]) -> list[Download]:
+    """Each version's stable and unstable base with their RFDs merged, as published."""
+    out = []
+    for name in protocols.NAMES:
+        version = protocols.get(name)
+        made = [fragments.contribution(s, name) for s in sources if name in s.versions]
+        for channel in protocols.CHANNELS:
+            schema = merge.merged(root, version, made, channel, meta_check=False)
+            out.append(
+                Download(
+                    version.base_files[channel],
+                    json.dumps(schema, indent=2, ensure_ascii=False) + "\n",
+                    name,
+                    channel,
+                    schema[merge.PROVENANCE_KEY],
+                )
+            )
+    return out
 
 
 def download_table(
-    root: Path, sources: list[SchemaSource], versions: tuple[str, ...], from_page: str
+    root: Path, sources: list[SchemaSource], downloads: list[Download], from_page: str
 ) -> str:
-    """A table of every version's merged schema and each RFD's fragment of it."""
+    """A table of every merged schema (its base and the RFDs in it) and every fragment."""
     prefix = prefix_of(from_page)
-    rows = ["| Version | Merged schema | Fragments (what each RFD adds) |", "| --- | --- | --- |"]
-    for version in versions:
+    rows = [
+        "| Version | Merged schema | Built from | RFDs merged in |",
+        "| --- | --- | --- | --- |",
+    ]
+    for item in downloads:
+        label = f"{item.version} {'stable' if item.channel == 'stable' else 'unstable'} schema"
+        link = f"[{label}]({prefix}{quote(item.path)})"
+        rfds = ", ".join(literal(r["rfd"]) for r in item.provenance["rfds"]) or "none"
+        base = f"`{literal(item.provenance['base'])}`"
+        rows.append(f"| {item.version} | {link} | {base} | {rfds} |")
+    rows += ["", "| RFD | Fragments (what the RFD adds) |", "| --- | --- |"]
+    for source in sources:
+        paths = [fragments.fragment_path(source, v).relative_to(root) for v in source.versions]
         links = [
-            f"[`{fragments.fragment_path(s, version).relative_to(root / 'schema').as_posix()}`]"
-            f"({prefix}{fragments.fragment_path(s, version).relative_to(root).as_posix()})"
-            for s in sources
-            if version in s.versions
+            f"[{literal(source.slug)} {version}]({prefix}{quote(path.as_posix())})"
+            for version, path in zip(source.versions, paths, strict=True)
         ]
-        merged = f"[`{merged_path(version)}`]({prefix}{merged_path(version)})"
-        rows.append(f"| {version} | {merged} | {', '.join(links) or 'none'} |")
+        rows.append(f"| {literal(source.slug)} | {', '.join(links)} |")
     return "\n".join(rows) + "\n"
 
 

@@ -101,22 +101,27 @@ class SchemaSet:
     def from_sources(
         cls, root: Path, sources: list[source.SchemaSource], meta_check: bool = False
     ) -> SchemaSet:
-        """The pinned base schema of every version merged with every RFD's change to it."""
+        """Every version's unstable base (a superset of the stable one) with every RFD merged.
+
+        Examples and payloads of any RFD, Completed or not, validate against it.
+        """
         schemas = {}
         for version in protocols.VERSIONS.values():
-            base = merge.load_base(root, version)
             made = [
                 fragments.contribution(s, version.name)
                 for s in sources
                 if version.name in s.versions
             ]
-            schemas[version.name] = merge.merge(base, made, version, meta_check=meta_check)
+            schemas[version.name] = merge.merged(root, version, made, "unstable", meta_check)
         return cls(schemas)
 
     @classmethod
     def from_repo(cls, root: Path) -> SchemaSet:
         """The merged schemas of the repository at `root`, from its schema sources."""
-        return cls.from_sources(root, source.load_all(root, root / "schema"))
+        from acp_docs import rfds
+        from acp_docs.repo import Repo
+
+        return cls.from_sources(root, rfds.schema_sources(Repo.load(root)))
 
     @property
     def versions(self) -> tuple[str, ...]:

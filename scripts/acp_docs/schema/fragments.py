@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_docs import jsonfmt, schemacheck
+from acp_docs import jsonfmt, protocols, schemacheck
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.schema import changes
@@ -37,6 +37,23 @@ class Contribution:
     shown: str
     definitions: dict[str, Any]
     changes: tuple[changes.Change, ...]
+    channel: str = "unstable"
+
+
+def _mark_unstable(value: dict[str, Any], key: str = "description") -> dict[str, Any]:
+    text = value.get(key) or ""
+    if not text.startswith(protocols.UNSTABLE_NOTE):
+        value = {**value, key: protocols.UNSTABLE_NOTE + text}
+    return value
+
+
+def _unstable_change(raw: dict[str, Any]) -> dict[str, Any]:
+    """A change as upstream writes unstable ones: its new branch or field marked."""
+    if raw.get("op") == "add-variant":
+        return _mark_unstable(raw)
+    if raw.get("op") in ("add-capability", "add-property") and isinstance(raw.get("schema"), dict):
+        return {**raw, "schema": _mark_unstable(raw["schema"])}
+    return raw
 
 
 def contribution(source: SchemaSource, version: str) -> Contribution:
@@ -48,6 +65,11 @@ def contribution(source: SchemaSource, version: str) -> Contribution:
     for pointer, raw in resolved.changes:
         for where, reason in schemacheck.problems(raw):
             raise source.error(f"{pointer}{where}", reason)
+    definitions = resolved.definitions
+    raws = list(resolved.changes)
+    if source.channel == "unstable":
+        definitions = {name: _mark_unstable(d) for name, d in definitions.items()}
+        raws = [(pointer, _unstable_change(raw)) for pointer, raw in raws]
     parsed = tuple(
         changes.parse(
             raw,
@@ -55,14 +77,15 @@ def contribution(source: SchemaSource, version: str) -> Contribution:
             source.line(pointer),
             {key: source.line(f"{pointer}/{key}") for key in raw},
         )
-        for pointer, raw in resolved.changes
+        for pointer, raw in raws
     )
-    return Contribution(source.slug, version, source.shown, resolved.definitions, parsed)
+    return Contribution(source.slug, version, source.shown, definitions, parsed, source.channel)
 
 
 def build(source: SchemaSource, version: str) -> dict[str, Any]:
     """The fragment of one version, as committed."""
     made = contribution(source, version)
+    base = Path(protocols.get(version).base_files[source.channel]).name
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$comment": (
@@ -73,12 +96,13 @@ def build(source: SchemaSource, version: str) -> dict[str, Any]:
         "description": (
             f"What the {source.slug} RFD adds to the ACP {version} schema. `$defs` holds the"
             f" new definitions; `{MERGE_KEY}` lists the changes to published definitions, in"
-            " order. `acp-docs schema merge` applies them."
+            f" order, and the base they go into ({base}). `acp-docs schema merge` applies them."
         ),
         "$defs": made.definitions,
         MERGE_KEY: {
             "rfd": source.slug,
             "protocol": version,
+            "base": base,
             "changes": [change.as_json() for change in made.changes],
         },
     }

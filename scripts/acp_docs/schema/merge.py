@@ -23,7 +23,9 @@ from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.fragments import Contribution
 from acp_docs.textfile import load_json
 
-__all__ = ["MergeRefused", "default_base", "load_base", "merge"]
+__all__ = ["MergeRefused", "default_base", "load_base", "merge", "merged"]
+
+PROVENANCE_KEY = "x-acp-merged"
 
 
 def default_base(root: Path, version: ProtocolVersion, channel: str = "stable") -> Path:
@@ -31,9 +33,50 @@ def default_base(root: Path, version: ProtocolVersion, channel: str = "stable") 
     return root / "node_modules" / protocols.SDK_PACKAGE / version.base_files[channel]
 
 
-def load_base(root: Path, version: ProtocolVersion, base: Path | None = None) -> dict[str, Any]:
+def sdk_version(root: Path) -> str:
+    """The version of the pinned SDK package that `npm ci` installed."""
+    path = root / "node_modules" / protocols.SDK_PACKAGE / "package.json"
+    shown = f"node_modules/{protocols.SDK_PACKAGE}/package.json"
+    if not path.is_file():
+        raise UsageError(f"{shown}: the pinned ACP SDK is not installed; run `make setup`")
+    data = load_json(path, shown)
+    return str(data.get("version", "unknown")) if isinstance(data, dict) else "unknown"
+
+
+def default_channel(contributions: Sequence[Contribution]) -> str:
+    """`unstable` while any RFD is not Completed (that base holds them all), else `stable`."""
+    return "unstable" if any(c.channel == "unstable" for c in contributions) else "stable"
+
+
+def chosen(contributions: Sequence[Contribution], channel: str) -> list[Contribution]:
+    """What goes into a base: only Completed RFDs into `stable`, every RFD into `unstable`."""
+    return [c for c in contributions if channel == "unstable" or c.channel == "stable"]
+
+
+def merged(
+    root: Path,
+    version: ProtocolVersion,
+    contributions: Sequence[Contribution],
+    channel: str,
+    meta_check: bool = True,
+) -> dict[str, Any]:
+    """The pinned base of `channel` with its RFDs merged in, saying where it comes from."""
+    base = load_base(root, version, channel=channel)
+    made = chosen(contributions, channel)
+    result = merge(base, made, version, meta_check=meta_check)
+    result[PROVENANCE_KEY] = {
+        "base": f"{protocols.SDK_PACKAGE}@{sdk_version(root)} {version.base_files[channel]}",
+        "rfds": [{"rfd": c.rfd, "base": Path(version.base_files[c.channel]).name} for c in made],
+        "by": "acp-docs schema merge",
+    }
+    return result
+
+
+def load_base(
+    root: Path, version: ProtocolVersion, base: Path | None = None, channel: str = "stable"
+) -> dict[str, Any]:
     """Read the base schema; a missing default base says to run `make setup`."""
-    path = base or default_base(root, version)
+    path = base or default_base(root, version, channel)
     if base is None and not path.is_file():
         raise UsageError(
             f"{path.relative_to(root).as_posix()}: the pinned ACP schema is not installed;"

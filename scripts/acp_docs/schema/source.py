@@ -58,6 +58,8 @@ class SchemaSource:
     shown: str
     data: dict[str, Any]
     lines: dict[str, int]
+    channel: str = "unstable"
+    """`unstable` until the owning RFD is Completed (see `protocols.channel_of`)."""
 
     @property
     def directory(self) -> Path:
