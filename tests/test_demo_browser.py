@@ -209,7 +209,7 @@ def test_reloading_the_session_replays_history_but_no_suggestion(page) -> None:
     page.locator(f'{DEMO} [data-acp-demo-action="reload"]').first.click()
     assert _placeholder(page) not in SEVERAL
     panel = page.locator(f"{DEMO} .acp-demo__panel").first.text_content()
-    assert "replayed 2 messages and no suggestion" in panel
+    assert "brought back 2 messages and no suggestion" in panel
     assert _user_messages(page) == ["Fix the failing parser test"]
 
 

@@ -245,7 +245,7 @@
     }
     if (generation < this.prompts) {
       this.say(
-        "Dropped suggestions that arrived after your last prompt was sent.",
+        "Dropped suggestions for an earlier turn: they arrived after you sent a newer prompt.",
       );
       return;
     }
@@ -356,7 +356,7 @@
     this.composer.value = "";
     this.render();
     this.panel.textContent =
-      "session/load replayed " +
+      "The history replay (session/load in v1, session/resume in v2) brought back " +
       replayed +
       " messages and no suggestion: suggestions are not history.";
     this.say("Session reloaded. Suggestions are not replayed.");

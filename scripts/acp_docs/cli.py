@@ -113,9 +113,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for shown, outcome in results:
         if outcome.valid:
             _say(f"{shown}: valid {outcome.label()}")
+        kind = outcome.verdict.say() if outcome.verdict else ""
+        rule = "validate/lenient" if outcome.kept else "validate/invalid"
         for problem in outcome.problems:
             findings.append(
-                Finding(shown, 1, 1, "validate", f"{outcome.label()} {problem}", "validate/invalid")
+                Finding(shown, 1, 1, "validate", f"{outcome.label()} {problem} ({kind})", rule)
             )
     _emit(args, findings)
     invalid = sum(1 for _shown, outcome in results if not outcome.valid)

@@ -5,8 +5,10 @@ the reader sees too:
 
 - `title="SessionUpdate (v1, v2)"`: a payload of that definition, in each version;
 - `title="JSON-RPC session/update (v1)"`: a whole message, dispatched by `method`;
-- `title="Invalid SessionUpdate (v2): empty text"`: a counter-example that must
-  fail, with the reason after the colon;
+- `title="Invalid SessionUpdate (v2): no list"`: a counter-example that the
+  schema rejects and a receiver rejects too, with the reason after the colon;
+- `title="Lenient SessionUpdate (v2): empty text"`: a counter-example that the
+  schema rejects but a receiver keeps, dropping the annotated bad value;
 - `title="Not a payload: ..."`: shown for reading only, not validated.
 """
 
@@ -32,7 +34,8 @@ JSON_LANGS = frozenset({"json"})
 NOT_A_PAYLOAD = "Not a payload"
 DECLARATION_HELP = (
     'declare it with a title: title="SessionUpdate (v1, v2)", title="JSON-RPC session/update'
-    ' (v1)", title="Invalid SessionUpdate (v2): why it fails" or title="Not a payload: what it is"'
+    ' (v1)", title="Invalid SessionUpdate (v2): why a receiver rejects it", title="Lenient'
+    ' SessionUpdate (v2): what a receiver drops" or title="Not a payload: what it is"'
 )
 
 MAX_TITLE = 300
@@ -40,12 +43,13 @@ _DEFINITION = re.compile(r"[A-Z][A-Za-z0-9]*")
 _VERSION = re.compile(r"v[0-9]{1,3}")
 
 
-def _split_declaration(title: str) -> tuple[bool, str, list[str], str | None] | None:
-    """(invalid, subject, versions, reason) of `Invalid? SUBJECT (v1, v2): reason`."""
-    invalid = False
+def _split_declaration(title: str) -> tuple[str, str, list[str], str | None] | None:
+    """(kind, subject, versions, reason) of `[Invalid|Lenient] SUBJECT (v1, v2): reason`."""
+    kind = "valid"
     head = title
-    if head.startswith("Invalid") and head[7:8].isspace():
-        invalid, head = True, head[7:].lstrip()
+    for word in ("Invalid", "Lenient"):
+        if head.startswith(word) and head[len(word) : len(word) + 1].isspace():
+            kind, head = word.lower(), head[len(word) :].lstrip()
     opening = head.find("(")
     closing = head.find(")", opening + 1)
     if opening < 0 or closing < 0:
@@ -61,7 +65,7 @@ def _split_declaration(title: str) -> tuple[bool, str, list[str], str | None] | 
         return None
     if not all(_VERSION.fullmatch(v) for v in versions):
         return None
-    return invalid, subject, versions, reason
+    return kind, subject, versions, reason
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,8 @@ class Declaration:
     protocols: tuple[str, ...]
     invalid: bool
     reason: str | None
+    lenient: bool = False
+    """A counter-example a receiver keeps, dropping the bad values (`Lenient ...`)."""
 
     @property
     def is_message(self) -> bool:
@@ -86,12 +92,13 @@ def parse_declaration(title: str) -> Declaration | str:
     parts = _split_declaration(title) if len(title) <= MAX_TITLE else None
     if parts is None:
         return f"title {shown!r} is not a declaration; {DECLARATION_HELP}"
-    invalid, subject, names, reason = parts
+    kind, subject, names, reason = parts
     versions = tuple(dict.fromkeys(names))
     definition = None if subject.startswith("JSON-RPC") else subject
-    if invalid and not reason:
-        return f"counter-example {shown!r} must say why it fails: 'Invalid {subject} (...): why'"
-    return Declaration(definition, versions, invalid, reason)
+    if kind != "valid" and not reason:
+        word = kind.capitalize()
+        return f"counter-example {shown!r} must say why it fails: '{word} {subject} (...): why'"
+    return Declaration(definition, versions, kind != "valid", reason, kind == "lenient")
 
 
 @dataclass
@@ -180,6 +187,18 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
         elif not declaration.invalid:
             for problem in outcome.problems:
                 find("invalid-payload", f"{outcome.label()} {problem}")
+        elif declaration.lenient and not outcome.kept:
+            find(
+                "counter-example-kind",
+                f"{outcome.label()} a receiver rejects this message ({outcome.problems[0]}):"
+                " declare it 'Invalid ...', not 'Lenient ...'",
+            )
+        elif not declaration.lenient and outcome.kept and outcome.verdict is not None:
+            find(
+                "counter-example-kind",
+                f"{outcome.label()} {outcome.verdict.say()}: declare it 'Lenient ...',"
+                " not 'Invalid ...'",
+            )
     return report
 
 

@@ -50,7 +50,11 @@ def validate_files(
     return results
 
 
-FIXTURE_KINDS = ("valid", "invalid")
+FIXTURE_KINDS = ("valid", "lenient", "invalid")
+"""`valid`: the schema accepts it. `lenient`: the schema rejects it, but a receiver only
+drops values annotated `x-deserialize-default-on-error` or list items annotated
+`x-deserialize-skip-invalid-items`, and keeps the message. `invalid`: a receiver
+rejects the message."""
 MESSAGE_PREFIX = "message"
 
 
@@ -65,7 +69,7 @@ def fixture_definition(path: Path) -> str | None:
 
 
 def fixture_files(root: Path, protocol: str) -> dict[str, list[Path]]:
-    """The conformance fixtures of a version, by `valid` and `invalid`."""
+    """The conformance fixtures of a version, by kind (`valid`, `lenient`, `invalid`)."""
     base = root / "schema" / "examples" / protocol
     return {
         kind: sorted(p for p in (base / kind).glob("*.json") if filetree.inside(root, p))
@@ -113,6 +117,17 @@ def _check_fixture(
             Finding(shown, 1, 1, "examples", f"{outcome.label()} {problem}", "fixtures/invalid")
             for problem in outcome.problems
         ]
-    if kind == "invalid" and outcome.valid:
-        return finding(f"{outcome.label()} is in invalid/ but validates", "passes")
+    if kind != "valid" and outcome.valid:
+        return finding(f"{outcome.label()} is in {kind}/ but validates", "passes")
+    if kind == "lenient" and not outcome.kept:
+        return finding(
+            f"{outcome.label()} is in lenient/, but a receiver rejects the message:"
+            f" {outcome.problems[0]}; move it to invalid/",
+            "misfiled",
+        )
+    if kind == "invalid" and outcome.kept and outcome.verdict is not None:
+        return finding(
+            f"{outcome.label()} is in invalid/, but {outcome.verdict.say()}; move it to lenient/",
+            "misfiled",
+        )
     return []

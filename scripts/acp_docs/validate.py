@@ -14,9 +14,10 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from acp_docs import protocols, schemacheck
+from acp_docs import protocols, receiver, schemacheck
 from acp_docs.discriminate import discriminate
 from acp_docs.errors import UsageError
+from acp_docs.receiver import Verdict
 from acp_docs.schema import fragments, merge, source
 
 
@@ -38,11 +39,18 @@ class Outcome:
     protocol: str
     definition: str
     problems: tuple[Problem, ...]
+    verdict: Verdict | None = None
+    """What a receiver does with an invalid payload (None when the payload is valid)."""
 
     @property
     def valid(self) -> bool:
         """True when the payload satisfies the definition."""
         return not self.problems
+
+    @property
+    def kept(self) -> bool:
+        """True when a receiver keeps the message, dropping only annotated values."""
+        return self.valid or (self.verdict is not None and self.verdict.kept)
 
     def label(self) -> str:
         """`[v1 SessionNotification]`, the prefix of every reported problem."""
@@ -51,6 +59,10 @@ class Outcome:
 
 class DispatchError(UsageError):
     """A JSON-RPC message that cannot be matched to a definition."""
+
+
+def _split(prefix: str) -> tuple[str, ...]:
+    return tuple(part for part in prefix.split("/") if part)
 
 
 def _pointer(path: Any) -> str:
@@ -96,6 +108,7 @@ class SchemaSet:
     schemas: dict[str, dict[str, Any]]
     _validators: dict[tuple[str, str], Draft202012Validator] = field(default_factory=dict)
     _dispatched: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _subvalidators: dict[tuple[str, int], tuple[Any, Any]] = field(default_factory=dict)
 
     @classmethod
     def from_sources(
@@ -155,15 +168,40 @@ class SchemaSet:
             self._validators[key] = schemacheck.validator(root)
         return self._validators[key]
 
+    def _valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
+        key = (protocol, id(schema))
+        if key not in self._subvalidators:
+            root = {**schema, "$defs": self._dispatched[protocol]}
+            self._subvalidators[key] = (schema, schemacheck.validator(root))
+        return self._subvalidators[key][1].is_valid(instance)
+
     def check(self, protocol: str, name: str, payload: Any, prefix: str = "") -> Outcome:
-        """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`."""
+        """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`.
+
+        An invalid payload's outcome also says what a receiver does with it.
+        """
         problems: list[Problem] = []
-        for error in self.validator(protocol, name).iter_errors(payload):
+        paths: list[tuple[Any, ...]] = []
+        validator = self.validator(protocol, name)
+        for error in validator.iter_errors(payload):
             for cause in _relevant(error):
                 pointer = prefix + _pointer(cause.absolute_path)
                 problems.append(Problem(pointer, _message(cause)))
+                paths.append(tuple(cause.absolute_path))
         unique = tuple(dict.fromkeys(problems))
-        return Outcome(protocol, name, unique)
+        if not unique:
+            return Outcome(protocol, name, unique)
+        root = {"$ref": f"#/$defs/{name}"}
+        verdict = receiver.classify(
+            root,
+            self._dispatched[protocol],
+            payload,
+            paths,
+            lambda schema, instance: self._valid(protocol, schema, instance),
+        )
+        if verdict.kept and prefix:
+            verdict = receiver.Verdict(True, tuple((*_split(prefix), *d) for d in verdict.drops))
+        return Outcome(protocol, name, unique, verdict)
 
     def dispatch(self, protocol: str, message: Any) -> str:
         """The definition of a JSON-RPC message's params, found by `method` and kind."""
@@ -201,5 +239,9 @@ class SchemaSet:
         if "params" not in message:
             problems.append(Problem("", "'params' is a required property"))
         else:
-            problems.extend(self.check(protocol, name, message["params"], "/params").problems)
-        return Outcome(protocol, name, tuple(problems))
+            params = self.check(protocol, name, message["params"], "/params")
+            problems.extend(params.problems)
+            if len(problems) == len(params.problems):
+                return Outcome(protocol, name, tuple(problems), params.verdict)
+        verdict = receiver.Verdict(False, ()) if problems else None
+        return Outcome(protocol, name, tuple(problems), verdict)
