@@ -165,7 +165,11 @@ def test_spell_without_aspell_says_how_to_install_it(repo_copy: Path) -> None:
             "**Why a list and not a single suggestion?**\n",
             "make it a '###' heading",
         ),
-        ("- 2026-12-02: First draft, for v1 and v2.", "- First draft.", "no dated entry"),
+        (
+            "- 2026-12-02: First draft, for v1 and v2.\n- 2026-12-02:",
+            "- First draft.\n-",
+            "no dated entry",
+        ),
         ("## Status quo\n", "## Status quo\n\n## Elevator pitch\n", "out of order"),
     ],
 )

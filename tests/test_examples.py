@@ -180,36 +180,95 @@ def test_strict_build_fails_on_a_planted_invalid_example(repo_copy: Path) -> Non
 
 @pytest.mark.parametrize("protocol", ["v1", "v2"])
 def test_every_fixture_is_classified_as_its_folder_says(schemas, protocol: str) -> None:
+    from acp_docs.textfile import load_json
+
     folder = ROOT / "schema" / "examples" / protocol
-    valid = sorted((folder / "valid").glob("*.json"))
-    invalid = sorted((folder / "invalid").glob("*.json"))
-    assert len(valid) >= 6 and len(invalid) >= 8
+    kinds = {
+        kind: sorted((folder / kind).glob("*.json")) for kind in ("valid", "lenient", "invalid")
+    }
+    assert all(len(paths) >= 4 for paths in kinds.values()), kinds
     assert check_fixtures(ROOT, schemas) == []
-    for path in invalid:
-        from acp_docs.textfile import load_json
+    for kind, paths in kinds.items():
+        for path in paths:
+            definition = fixture_definition(path)
+            payload = load_json(path)
+            outcome = (
+                schemas.check_message(protocol, payload)
+                if definition is None
+                else schemas.check(protocol, definition, payload)
+            )
+            assert outcome.valid is (kind == "valid"), path.name
+            assert outcome.kept is (kind != "invalid"), path.name
 
-        definition = fixture_definition(path)
-        payload = load_json(path)
-        outcome = (
-            schemas.check_message(protocol, payload)
-            if definition is None
-            else schemas.check(protocol, definition, payload)
-        )
-        assert not outcome.valid, path.name
 
+def test_a_receiver_drops_annotated_values_and_rejects_the_rest(schemas) -> None:
+    def said(payload) -> str:
+        outcome = schemas.check("v1", "SessionUpdate", payload)
+        return outcome.verdict.say() if outcome.verdict else "valid"
 
-def test_a_misfiled_fixture_is_a_finding(schemas, repo_copy: Path) -> None:
-    folder = repo_copy / "schema" / "examples" / "v2"
-    (folder / "valid" / "SessionUpdate.empty-text.json").write_bytes(
-        (folder / "invalid" / "SessionUpdate.empty-text.json").read_bytes()
+    base = {"sessionUpdate": "prompt_suggestions"}
+    good = {"text": "Run it"}
+    assert said({**base, "suggestions": [good]}) == "valid"
+    assert said({**base, "suggestions": [good, {"text": ""}, {}]}) == (
+        "a receiver drops /suggestions/1, /suggestions/2 and keeps the message"
     )
+    assert said({**base, "suggestions": [{"text": "a", "_meta": 3}]}) == (
+        "a receiver drops /suggestions/0/_meta and keeps the message"
+    )
+    assert said({**base, "suggestions": [], "_meta": []}) == (
+        "a receiver drops /_meta and keeps the message"
+    )
+    assert said({**base, "suggestions": None}) == "a receiver rejects the message"
+    assert said({**base, "suggestions": [], "_meta": [], "extra": 1}) != "valid"
+    assert said({**base}) == "a receiver rejects the message"
+    request = {"protocolVersion": 1, "clientCapabilities": {"session": {"promptSuggestions": 7}}}
+    outcome = schemas.check("v1", "InitializeRequest", request)
+    assert outcome.verdict.say() == (
+        "a receiver drops /clientCapabilities/session/promptSuggestions and keeps the message"
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "says"),
+    [
+        ("lenient/SessionUpdate.empty-text.json", "valid", "should be non-empty"),
+        ("lenient/SessionUpdate.empty-text.json", "invalid", "move it to lenient/"),
+        ("invalid/SessionUpdate.suggestions-null.json", "lenient", "move it to invalid/"),
+    ],
+)
+def test_a_misfiled_fixture_is_a_finding(
+    schemas, repo_copy: Path, source: str, target: str, says: str
+) -> None:
+    folder = repo_copy / "schema" / "examples" / "v2"
+    name = source.split("/")[1]
+    (folder / target / name).write_bytes((folder / source).read_bytes())
     findings = check_fixtures(repo_copy, schemas)
-    assert [f.path for f in findings] == ["schema/examples/v2/valid/SessionUpdate.empty-text.json"]
+    assert [f.path for f in findings] == [f"schema/examples/v2/{target}/{name}"]
+    assert says in findings[0].message
+
+
+def test_counter_examples_say_what_a_receiver_does(schemas, render) -> None:
+    lenient_as_invalid = (
+        '```json title="Invalid SessionUpdate (v1): empty text"\n'
+        '{"sessionUpdate": "prompt_suggestions", "suggestions": [{"text": ""}]}\n```\n'
+    )
+    invalid_as_lenient = (
+        '```json title="Lenient SessionUpdate (v1): no list"\n'
+        '{"sessionUpdate": "prompt_suggestions", "suggestions": null}\n```\n'
+    )
+    assert "declare it 'Lenient ...'" in _messages(lenient_as_invalid, schemas, render)[0]
+    assert "declare it 'Invalid ...'" in _messages(invalid_as_lenient, schemas, render)[0]
+    right = (
+        lenient_as_invalid.replace("Invalid", "Lenient")
+        + "\n"
+        + invalid_as_lenient.replace("Lenient", "Invalid")
+    )
+    assert _messages(right, schemas, render) == []
 
 
 def test_fixtures_are_published_and_listed(built_site: Path) -> None:
     page = (built_site / "schema" / "fixtures" / "index.html").read_text()
     assert "SessionUpdate.empty-text.json" in page
     assert (
-        built_site / "schema" / "examples" / "v1" / "invalid" / "SessionUpdate.empty-text.json"
+        built_site / "schema" / "examples" / "v1" / "lenient" / "SessionUpdate.empty-text.json"
     ).is_file()

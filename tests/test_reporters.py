@@ -79,7 +79,7 @@ def test_every_reporting_command_takes_format_and_keeps_summaries_off_stdout(
     repo_copy: Path,
 ) -> None:
     replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "## Shiny future\n", "## Later\n")
-    fixture = ROOT / "schema" / "examples" / "v1" / "invalid" / "SessionUpdate.empty-text.json"
+    fixture = ROOT / "schema" / "examples" / "v1" / "lenient" / "SessionUpdate.empty-text.json"
     commands = [
         ["rfds"],
         ["examples", "rfds"],
