@@ -22,20 +22,22 @@
     return node;
   }
 
+  /* An update the Client can read: a list is required; a bad entry is dropped. */
   function isValidUpdate(update) {
     return (
       update !== null &&
       typeof update === "object" &&
       update.sessionUpdate === "prompt_suggestions" &&
-      Array.isArray(update.suggestions) &&
-      update.suggestions.every(function (s) {
-        return (
-          s !== null &&
-          typeof s === "object" &&
-          typeof s.text === "string" &&
-          s.text.length > 0
-        );
-      })
+      Array.isArray(update.suggestions)
+    );
+  }
+
+  function isSuggestion(s) {
+    return (
+      s !== null &&
+      typeof s === "object" &&
+      typeof s.text === "string" &&
+      s.text.length > 0
     );
   }
 
@@ -249,7 +251,7 @@
       );
       return;
     }
-    var texts = update.suggestions.map(function (s) {
+    var texts = update.suggestions.filter(isSuggestion).map(function (s) {
       return s.text;
     });
     this.index = 0;
