@@ -171,6 +171,12 @@ def test_spell_without_aspell_says_how_to_install_it(repo_copy: Path) -> None:
             "no dated entry",
         ),
         ("## Status quo\n", "## Status quo\n\n## Elevator pitch\n", "out of order"),
+        ("> What are you proposing to change?\n", "", "add the line '> What are you proposing"),
+        (
+            "### What alternative approaches did you consider, and why did you settle on this one?",
+            "### Which alternatives were there?",
+            "the FAQ must answer '### What alternative approaches",
+        ),
     ],
 )
 def test_rfd_lint_rules(repo_copy: Path, old: str, new: str, message: str) -> None:

@@ -170,7 +170,7 @@ CASES = [
     ),
     Case(
         "script in the body",
-        _replace(RFD, "## Status quo\n", "## Status quo\n\n<script>alert(1)</script>\n"),
+        _replace(RFD, "Why would we change things?\n", "Why would we change things?\n\n<script>alert(1)</script>\n"),
         ("rfds",),
         1,
         RFD,
@@ -179,7 +179,7 @@ CASES = [
     ),
     Case(
         "iframe in the body",
-        _replace(RFD, "## Status quo\n", "## Status quo\n\nSee <iframe src=x></iframe>.\n"),
+        _replace(RFD, "Why would we change things?\n", "Why would we change things?\n\nSee <iframe src=x></iframe>.\n"),
         ("rfds",),
         1,
         RFD,
@@ -188,7 +188,7 @@ CASES = [
     ),
     Case(
         "hidden HTML comment",
-        _replace(RFD, "## Status quo\n", "## Status quo\n\n<!-- reviewers never see this -->\n"),
+        _replace(RFD, "Why would we change things?\n", "Why would we change things?\n\n<!-- reviewers never see this -->\n"),
         ("rfds",),
         1,
         RFD,
@@ -215,7 +215,7 @@ CASES = [
     ),
     Case(
         "a 5,000-character heading",
-        _replace(RFD, "## Status quo\n", "## Status quo\n\n### " + "a " * 2500 + "#\n"),
+        _replace(RFD, "Why would we change things?\n", "Why would we change things?\n\n### " + "a " * 2500 + "#\n"),
         ("rfds",),
         0,
         "",
@@ -627,8 +627,8 @@ def test_rfd_values_are_escaped_in_generated_pages(repo_copy: Path, tmp_path: Pa
 def test_unsafe_link_schemes_are_findings(repo_copy: Path) -> None:
     replace_in(
         repo_copy / RFD,
-        "## Status quo\n",
-        "## Status quo\n\nSee [this](javascript:alert(1)) and [that](data:text/html,x).\n",
+        "Why would we change things?\n",
+        "Why would we change things?\n\nSee [this](javascript:alert(1)) and [that](data:text/html,x).\n",
     )
     result = acp(repo_copy, "check", "--only", "links")
     out = result.stdout.decode()

@@ -95,8 +95,8 @@ def test_api_reference_renders_the_package(built_site: Path) -> None:
 def test_editing_an_rfd_is_picked_up_without_a_copy(repo_copy: Path) -> None:
     replace_in(
         repo_copy / "rfds" / "prompt-suggestions.md",
-        "## Status quo\n",
-        "## Status quo\n\nA planted sentence about marmalade.\n",
+        "Why would we change things?\n",
+        "Why would we change things?\n\nA planted sentence about marmalade.\n",
     )
     out = repo_copy / "site"
     result = run(["mkdocs", "build", "--strict", "--site-dir", str(out)], cwd=repo_copy)

@@ -40,6 +40,27 @@ SECTIONS = (
 )
 FAQ, HISTORY = SECTIONS[5], SECTIONS[6]
 
+PROMPTS = {
+    "Elevator pitch": "What are you proposing to change?",
+    "Status quo": (
+        "How do things work today and what problems does this cause?"
+        " Why would we change things?"
+    ),
+    "What we propose to do about it": "What are you proposing to improve the situation?",
+    "Shiny future": "How will things will play out once this feature exists?",
+    "Implementation details and plan": (
+        "Tell me more about your implementation. What is your detailed implementation plan?"
+    ),
+    "Frequently asked questions": (
+        "What questions have arisen over the course of authoring this document or during"
+        " subsequent discussions?"
+    ),
+}
+"""The `>` prompt line upstream's template keeps under each section, word for word."""
+
+ALTERNATIVES = "What alternative approaches did you consider, and why did you settle on this one?"
+"""The FAQ question every upstream RFD answers."""
+
 STATUSES = {
     "draft": "Draft",
     "active": "Active",
@@ -313,11 +334,30 @@ def _lint_sections(rfd: Rfd) -> list[Finding]:
             )
             break
     lines = rfd.text.split("\n")
+    for name, prompt in PROMPTS.items():
+        if name in positions:
+            out.extend(_lint_prompt(rfd, positions[name], prompt, lines))
     if FAQ in positions:
         out.extend(_lint_faq(rfd, heads, positions[FAQ], lines))
     if HISTORY in positions:
         out.extend(_lint_history(rfd, heads, positions[HISTORY], lines))
     return out
+
+
+def _lint_prompt(rfd: Rfd, head: Heading, prompt: str, lines: list[str]) -> list[Finding]:
+    following = next((ln.strip() for ln in lines[head.line :] if ln.strip()), "")
+    if following == f"> {prompt}":
+        return []
+    return [
+        Finding(
+            rfd.shown,
+            head.line + 1,
+            1,
+            CHECK,
+            f"the template's prompt must open '## {head.text}': add the line '> {prompt}'",
+            "rfds/prompt",
+        )
+    ]
 
 
 def _section_lines(heads: list[Heading], start: Heading, total: int) -> range:
@@ -329,6 +369,17 @@ def _lint_faq(rfd: Rfd, heads: list[Heading], faq: Heading, lines: list[str]) ->
     out: list[Finding] = []
     span = _section_lines(heads, faq, len(lines))
     questions = [h for h in heads if h.line in span and h.level == 3]
+    if questions and not any(q.text == ALTERNATIVES for q in questions):
+        out.append(
+            Finding(
+                rfd.shown,
+                faq.line,
+                1,
+                CHECK,
+                f"the FAQ must answer '### {ALTERNATIVES}', as every upstream RFD does",
+                "rfds/alternatives",
+            )
+        )
     if not questions:
         out.append(
             Finding(
