@@ -170,7 +170,11 @@ CASES = [
     ),
     Case(
         "script in the body",
-        _replace(RFD, "Why would we change things?\n", "Why would we change things?\n\n<script>alert(1)</script>\n"),
+        _replace(
+            RFD,
+            "Why would we change things?\n",
+            "Why would we change things?\n\n<script>alert(1)</script>\n",
+        ),
         ("rfds",),
         1,
         RFD,
@@ -179,7 +183,11 @@ CASES = [
     ),
     Case(
         "iframe in the body",
-        _replace(RFD, "Why would we change things?\n", "Why would we change things?\n\nSee <iframe src=x></iframe>.\n"),
+        _replace(
+            RFD,
+            "Why would we change things?\n",
+            "Why would we change things?\n\nSee <iframe src=x></iframe>.\n",
+        ),
         ("rfds",),
         1,
         RFD,
@@ -188,7 +196,11 @@ CASES = [
     ),
     Case(
         "hidden HTML comment",
-        _replace(RFD, "Why would we change things?\n", "Why would we change things?\n\n<!-- reviewers never see this -->\n"),
+        _replace(
+            RFD,
+            "Why would we change things?\n",
+            "Why would we change things?\n\n<!-- reviewers never see this -->\n",
+        ),
         ("rfds",),
         1,
         RFD,
@@ -215,7 +227,11 @@ CASES = [
     ),
     Case(
         "a 5,000-character heading",
-        _replace(RFD, "Why would we change things?\n", "Why would we change things?\n\n### " + "a " * 2500 + "#\n"),
+        _replace(
+            RFD,
+            "Why would we change things?\n",
+            "Why would we change things?\n\n### " + "a " * 2500 + "#\n",
+        ),
         ("rfds",),
         0,
         "",
@@ -628,7 +644,8 @@ def test_unsafe_link_schemes_are_findings(repo_copy: Path) -> None:
     replace_in(
         repo_copy / RFD,
         "Why would we change things?\n",
-        "Why would we change things?\n\nSee [this](javascript:alert(1)) and [that](data:text/html,x).\n",
+        "Why would we change things?\n\n"
+        "See [this](javascript:alert(1)) and [that](data:text/html,x).\n",
     )
     result = acp(repo_copy, "check", "--only", "links")
     out = result.stdout.decode()

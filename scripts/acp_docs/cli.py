@@ -226,6 +226,37 @@ def cmd_new(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_export_upstream(args: argparse.Namespace) -> int:
+    """Write an RFD as the upstream pull request into a checkout of the ACP repository."""
+    from acp_docs import export, rfds
+
+    repo = Repo.load()
+    loaded = rfds.load_all(repo)
+    chosen = [r for r in loaded if args.rfd in (None, r.slug)]
+    if args.rfd is not None and not chosen:
+        raise UsageError(f"no RFD rfds/{args.rfd}.md")
+    if len(chosen) != 1:
+        slugs = ", ".join(r.slug for r in loaded)
+        raise UsageError(f"more than one RFD: pass --rfd SLUG (one of {slugs})")
+    (rfd,) = chosen
+    if not args.directory.is_dir():
+        raise UsageError(f"{args.directory}: not a directory (a checkout of the ACP repository)")
+    result = export.export(repo, rfd, args.directory, force=args.force)
+    _emit(args, result.findings)
+    if result.findings:
+        _say(f"nothing written: {len(result.findings)} problem(s) in {rfd.shown}")
+        return FOUND
+    for path in result.written:
+        _say(f"wrote {path}")
+    for path in result.unchanged:
+        _say(f"unchanged {path}")
+    for note in result.notes:
+        _say(f"note: {note}")
+    title, body = export.pull_request(rfd, str(repo.config.get("site_url") or ""))
+    _say(f"\nsuggested pull request title:\n  {title}\nsuggested body:\n{body}")
+    return OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     from acp_docs.check import CHECKS
@@ -293,6 +324,19 @@ def build_parser() -> argparse.ArgumentParser:
     every = command("check", cmd_check, "run every check CI runs, side by side", reporting)
     every.add_argument("--only", nargs="+", choices=list(CHECKS), metavar="CHECK")
     every.add_argument("--skip", nargs="+", choices=list(CHECKS), metavar="CHECK")
+
+    exporting = sub.add_parser("export", help="export an RFD for another repository")
+    export_sub = exporting.add_subparsers(dest="export_command", metavar="TARGET")
+    upstream = export_sub.add_parser(
+        "upstream",
+        help="write the RFD as the upstream ACP pull request (MDX and its nav entry) into DIR",
+        parents=[reporting],
+    )
+    upstream.add_argument("directory", type=Path, metavar="DIR")
+    upstream.add_argument("--rfd", metavar="SLUG", help="which RFD (default: the only one)")
+    upstream.add_argument("--force", action="store_true", help="replace an MDX file that differs")
+    upstream.set_defaults(func=cmd_export_upstream, command_name="export upstream")
+    exporting.set_defaults(func=lambda _args: _missing_action(exporting), command_name="export")
 
     new = command("new", cmd_new, "scaffold an RFD from the template, listed under Draft")
     new.add_argument("slug", metavar="SLUG", help="kebab-case name: rfds/SLUG.md")

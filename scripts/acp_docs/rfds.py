@@ -43,8 +43,7 @@ FAQ, HISTORY = SECTIONS[5], SECTIONS[6]
 PROMPTS = {
     "Elevator pitch": "What are you proposing to change?",
     "Status quo": (
-        "How do things work today and what problems does this cause?"
-        " Why would we change things?"
+        "How do things work today and what problems does this cause? Why would we change things?"
     ),
     "What we propose to do about it": "What are you proposing to improve the situation?",
     "Shiny future": "How will things will play out once this feature exists?",

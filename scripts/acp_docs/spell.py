@@ -201,4 +201,4 @@ def check(repo: Repo) -> list[Finding]:
                 "spell/unknown-word",
             )
         )
-    return findings
+    return sorted(set(findings))

@@ -1,0 +1,169 @@
+"""`acp-docs export upstream`: the RFD as the pull request the ACP repository expects."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from acp_docs.markdown import code_blocks, rendered_blocks
+from acp_docs.repo import Repo
+
+from conftest import ROOT, no_traceback, replace_in, require_tool, run
+
+RFD = "rfds/prompt-suggestions.md"
+MDX = "docs/rfds/prompt-suggestions.mdx"
+DOCS_JSON = {
+    "name": "Agent Client Protocol",
+    "navigation": {
+        "tabs": [
+            {"tab": "Protocol", "pages": ["overview"]},
+            {
+                "tab": "RFDs",
+                "pages": [
+                    "rfds/about",
+                    {"group": "Draft", "pages": ["rfds/session-fork", "rfds/session-notices"]},
+                    {"group": "Active", "pages": []},
+                    {"group": "Preview", "pages": []},
+                    {"group": "Completed", "pages": ["rfds/session-list"]},
+                ],
+            },
+        ]
+    },
+}
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> Path:
+    """A folder laid out like the upstream repository, with a small docs.json."""
+    folder = tmp_path / "upstream"
+    (folder / "docs" / "rfds").mkdir(parents=True)
+    (folder / "docs" / "docs.json").write_text(json.dumps(DOCS_JSON, indent=2) + "\n")
+    return folder
+
+
+def _export(upstream: Path, *extra: str, cwd: Path = ROOT):
+    result = run(["acp-docs", "export", "upstream", str(upstream), *extra], cwd=cwd)
+    no_traceback(result)
+    return result
+
+
+def _normal(text: str) -> str:
+    return json.dumps(json.loads(text), sort_keys=True)
+
+
+def test_the_export_compiles_is_prettier_clean_and_keeps_every_validated_block(
+    upstream: Path, render
+) -> None:
+    require_tool("node", "Node.js")
+    result = _export(upstream)
+    assert result.returncode == 0, result.stderr
+    mdx = upstream / MDX
+    text = mdx.read_text()
+
+    compiled = subprocess.run(
+        ["node", str(ROOT / "tests" / "mdx_compile.mjs"), str(mdx)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    prettier = subprocess.run(
+        [
+            "node",
+            str(ROOT / "node_modules/prettier/bin/prettier.cjs"),
+            "--no-config",
+            "--check",
+            MDX,
+        ],
+        cwd=upstream,
+        capture_output=True,
+        text=True,
+    )
+    assert prettier.returncode == 0, prettier.stdout + prettier.stderr
+
+    assert text.startswith('---\ntitle: "Prompt suggestions"\n---\n\nAuthor(s): [@nikita-ashihmin]')
+    assert "\n# " not in text, "upstream RFDs have no H1"
+    for material in ('=== "', "!!! ", 'title="', "<!--", "///"):
+        assert material not in text, material
+    assert "<CodeGroup>" in text and "</CodeGroup>" in text
+    assert "> What are you proposing to change?" in text
+
+    source = (ROOT / RFD).read_text()
+    validated = {
+        _normal(b.text) for b in rendered_blocks(render(source)) if b.lang == "json" and b.title
+    }
+    exported = [b for b in code_blocks(text) if b.lang == "json"]
+    assert {_normal(b.content) for b in exported} == validated
+    heads = [text.split("\n")[b.line - 1].strip() for b in exported]
+    assert all(len(head) > len("```json ") for head in heads), "every JSON block keeps its title"
+
+    nav = json.loads((upstream / "docs" / "docs.json").read_text())
+    groups = {g["group"]: g["pages"] for g in nav["navigation"]["tabs"][1]["pages"][1:]}
+    assert groups["Draft"] == [
+        "rfds/session-fork",
+        "rfds/session-notices",
+        "rfds/prompt-suggestions",
+    ]
+    assert groups["Completed"] == ["rfds/session-list"]
+    assert nav["navigation"]["tabs"][0] == DOCS_JSON["navigation"]["tabs"][0]
+    assert "suggested pull request title" in result.stderr
+    assert sorted(
+        p.relative_to(upstream).as_posix() for p in upstream.rglob("*") if p.is_file()
+    ) == [
+        "docs/docs.json",
+        MDX,
+    ]
+
+
+def test_links_into_this_site_become_absolute_and_the_demo_a_link(upstream: Path) -> None:
+    assert _export(upstream).returncode == 0
+    text = (upstream / MDX).read_text()
+    site = str(Repo.load(ROOT).config["site_url"]).rstrip("/")
+    assert f"]({site}/schema/)" in text
+    assert f"]({site}/protocol/prompt-suggestions/)" in text
+    assert f"({site}/rfds/prompt-suggestions/#shiny-future)" in text
+    assert "](../" not in text and ".md)" not in text
+
+
+def test_a_second_run_changes_nothing(upstream: Path) -> None:
+    assert _export(upstream).returncode == 0
+    before = {p: p.read_bytes() for p in upstream.rglob("*") if p.is_file()}
+    again = _export(upstream)
+    assert again.returncode == 0
+    assert "wrote" not in again.stderr and again.stderr.count("unchanged") == 2
+    assert {p: p.read_bytes() for p in upstream.rglob("*") if p.is_file()} == before
+
+
+def test_it_refuses_to_replace_a_file_it_did_not_write(upstream: Path) -> None:
+    (upstream / MDX).write_text("---\ntitle: mine\n---\n")
+    refused = _export(upstream)
+    assert refused.returncode == 2
+    assert "pass --force" in refused.stderr
+    assert (upstream / MDX).read_text() == "---\ntitle: mine\n---\n"
+    assert _export(upstream, "--force").returncode == 0
+    assert "Prompt suggestions" in (upstream / MDX).read_text()
+
+
+@pytest.mark.parametrize(
+    ("planted", "says"),
+    [
+        ("/// note\nA pymdownx block.\n///\n", "pymdownx blocks (///) have no MDX form"),
+        ('=== "A"\n\n    Prose in a tab.\n', "a content tab that holds more than one code block"),
+        ("See [this](x.md){: .button }.\n", "attribute lists"),
+    ],
+)
+def test_what_cannot_be_converted_is_reported_at_its_line_and_nothing_is_written(
+    repo_copy: Path, upstream: Path, planted: str, says: str
+) -> None:
+    anchor = "Why would we change things?\n"
+    replace_in(repo_copy / RFD, anchor, anchor + "\n" + planted)
+    line = (repo_copy / RFD).read_text().split(anchor)[0].count("\n") + 3
+    before = (upstream / "docs" / "docs.json").read_bytes()
+    result = _export(upstream, cwd=repo_copy)
+    assert result.returncode == 1
+    assert f"{RFD}:{line}:1: " in result.stdout and says in result.stdout
+    assert not (upstream / MDX).exists()
+    assert (upstream / "docs" / "docs.json").read_bytes() == before
