@@ -132,11 +132,14 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         return self._loaded
 
     def report(self, finding: Finding) -> None:
-        """Record a finding and show it as a build warning."""
+        """Record a finding and show it as a build warning (each finding once)."""
+        key = (finding.path, finding.line, finding.col, finding.message)
+        if any((f.path, f.line, f.col, f.message) == key for f in self.findings):
+            return
         self.findings.append(finding)
         log.warning(text_line(finding))
 
-    def _load_error(self, error: UsageError, rule: str) -> None:
+    def _load_error(self, error: UsageError, rule: str, check: str = "schema") -> None:
         path, line, col = "mkdocs.yml", 1, 1
         reason = str(error)
         if isinstance(error, LocatedError):
@@ -145,7 +148,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             path, line, reason = error.path, error.line, error.reason
         elif isinstance(error, UnreadableFile):
             path, line, reason = error.name, error.line, error.reason
-        self.report(Finding(path, line, col, "schema", reason, rule))
+        self.report(Finding(path, line, col, check, reason, rule))
 
     def on_config(self, config: Any) -> Any:
         """Load the repository: RFDs, schema sources, merged schemas; lint and drift."""
@@ -197,8 +200,11 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 self.report(drift.finding())
         except UsageError as exc:
             self._load_error(exc, "schema/source")
-        for finding in rfds.lint(repo, loaded_rfds):
-            self.report(finding)
+        try:
+            for finding in rfds.lint(repo, loaded_rfds):
+                self.report(finding)
+        except UsageError as exc:
+            self._load_error(exc, "rfds/front-matter-schema", "rfds")
         if schemas is not None:
             for finding in check_fixtures(root, schemas):
                 self.report(finding)

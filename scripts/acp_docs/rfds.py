@@ -14,7 +14,7 @@ from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
 from acp_docs import filetree, protocols, schemacheck
-from acp_docs.errors import UsageError
+from acp_docs.errors import LocatedError
 from acp_docs.escaping import code_spans
 from acp_docs.findings import Finding
 from acp_docs.markdown import Heading, code_lines, front_matter_end, headings
@@ -194,9 +194,9 @@ def front_matter_validator(repo: Repo) -> Any:
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
-        raise UsageError(f"{FRONT_MATTER_SCHEMA}:1:1: not a JSON Schema: {exc.message}") from None
+        raise LocatedError(FRONT_MATTER_SCHEMA, 1, 1, f"not a JSON Schema: {exc.message}") from None
     for where, reason in schemacheck.problems(schema):
-        raise UsageError(f"{FRONT_MATTER_SCHEMA}:1:1: at {where or '/'}: {reason}")
+        raise LocatedError(FRONT_MATTER_SCHEMA, 1, 1, f"at {where or '/'}: {reason}")
     return schemacheck.validator(schema)
 
 
@@ -226,7 +226,7 @@ def lint_one(rfd: Rfd, validator: Draft202012Validator) -> list[Finding]:
         try:
             errors = sorted(validator.iter_errors(rfd.meta), key=lambda e: [str(p) for p in e.path])
         except Unresolvable as exc:
-            raise UsageError(f"{FRONT_MATTER_SCHEMA}:1:1: cannot resolve {exc}") from None
+            raise LocatedError(FRONT_MATTER_SCHEMA, 1, 1, f"cannot resolve {exc}") from None
         for error in errors:
             key = str(error.path[0]) if error.path else ""
             where = f"front matter `{key}`" if key else "front matter"
