@@ -218,12 +218,12 @@ CASES = [
     ),
     Case(
         "a file past the size limit",
-        _write("rfds/huge.md", "---\ntitle: x\n---\n" + "word " * 2000),
+        _write("rfds/huge.md", "---\ntitle: x\n---\n" + "word " * 20000),
         ("rfds",),
         1,
         "rfds/huge.md",
         1,
-        "larger than 4000 bytes",
+        "larger than 50000 bytes",
     ),
     Case(
         "a 5,000-character heading",
@@ -532,7 +532,7 @@ def outside(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_hostile_input(repo_copy: Path, outside: Path, case: Case) -> None:
-    env = {"ACP_DOCS_MAX_FILE_BYTES": "4000"} if case.name == "a file past the size limit" else None
+    env = {"ACP_DOCS_MAX_FILE_BYTES": "50000"} if case.name == "a file past the size limit" else None
     case.plant(repo_copy, outside)
     before = snapshot(repo_copy)
     victim = (outside / "victim.json").read_text()
