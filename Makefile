@@ -14,7 +14,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Checks leave the checkout byte for byte as it was: no bytecode under scripts/.
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup system-deps serve build test check lint format lock bench clean
+.PHONY: setup system-deps serve build test check lint format lock bench clean session
 
 setup: $(PY_STAMP) $(NODE_STAMP) system-deps
 
@@ -56,6 +56,15 @@ test: setup
 	$(BIN)/ruff format --check scripts tests
 	$(BIN)/pytest -n 2
 	$(BIN)/acp-docs check
+	$(MAKE) --no-print-directory session
+
+# The reference Agent and Client (scripts/reference/, on the real Python SDK)
+# record a session, with and without the capability, and acp-docs checks both.
+SESSIONS := .cache/sessions
+session: setup
+	$(BIN)/python scripts/reference/session.py --out $(SESSIONS)/v1.jsonl
+	$(BIN)/python scripts/reference/session.py --legacy-client --out $(SESSIONS)/v1-legacy.jsonl
+	$(BIN)/acp-docs trace --protocol v1 $(SESSIONS)/v1.jsonl $(SESSIONS)/v1-legacy.jsonl
 
 bench: setup
 	$(BIN)/python scripts/bench_examples.py

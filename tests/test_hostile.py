@@ -532,7 +532,9 @@ def outside(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_hostile_input(repo_copy: Path, outside: Path, case: Case) -> None:
-    env = {"ACP_DOCS_MAX_FILE_BYTES": "50000"} if case.name == "a file past the size limit" else None
+    env = (
+        {"ACP_DOCS_MAX_FILE_BYTES": "50000"} if case.name == "a file past the size limit" else None
+    )
     case.plant(repo_copy, outside)
     before = snapshot(repo_copy)
     victim = (outside / "victim.json").read_text()

@@ -257,6 +257,25 @@ def cmd_export_upstream(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_trace(args: argparse.Namespace) -> int:
+    """Check recorded sessions against the merged schema and every RFD's wire rules."""
+    from acp_docs import trace
+    from acp_docs.validate import SchemaSet
+
+    repo = Repo.load()
+    schemas = SchemaSet.from_repo(repo.root)
+    findings: list[Finding] = []
+    for path in args.files:
+        shown = path.as_posix()
+        findings += trace.check(path, shown, schemas, args.protocol)
+    _emit(args, findings)
+    _say(
+        f"{len(args.files)} trace(s) checked against {len(trace.rules())} wire rule(s):"
+        f" {len(findings)} problem(s)"
+    )
+    return FOUND if findings else OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     from acp_docs.check import CHECKS
@@ -324,6 +343,10 @@ def build_parser() -> argparse.ArgumentParser:
     every = command("check", cmd_check, "run every check CI runs, side by side", reporting)
     every.add_argument("--only", nargs="+", choices=list(CHECKS), metavar="CHECK")
     every.add_argument("--skip", nargs="+", choices=list(CHECKS), metavar="CHECK")
+
+    traced = command("trace", cmd_trace, "check recorded ACP sessions (JSON Lines)", reporting)
+    traced.add_argument("--protocol", required=True, choices=protocols.NAMES)
+    traced.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
     exporting = sub.add_parser("export", help="export an RFD for another repository")
     export_sub = exporting.add_subparsers(dest="export_command", metavar="TARGET")

@@ -299,6 +299,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 return site.download_table(
                     loaded.repo.root, loaded.sources, loaded.downloads(), src
                 )
+            if name == "wire-rules":
+                return site.wire_rules_table()
             if name == "fixtures":
                 return site.fixture_list(loaded.repo.root, protocols.NAMES, src)
             if name == "demo" and len(args) == 1:

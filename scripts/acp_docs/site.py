@@ -159,3 +159,14 @@ def demo(root: Path, slug: str) -> str:
         f'<div class="acp-demo" data-acp-demo="{html.escape(slug, quote=True)}" role="region"'
         f' aria-label="{title}" data-acp-demo-examples="{payload}"></div>\n'
     )
+
+
+def wire_rules_table() -> str:
+    """A table of every RFD's wire rules, as `acp-docs trace` checks them."""
+    from acp_docs import trace
+
+    rows = ["| Rule | Versions | What the RFD says |", "| --- | --- | --- |"]
+    for rule in trace.rules():
+        versions = ", ".join(rule.versions)
+        rows.append(f"| `{rule.id}` | {versions} | [{literal(rule.statement)}]({rule.link}) |")
+    return "\n".join(rows) + "\n"

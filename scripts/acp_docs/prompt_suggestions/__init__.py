@@ -1,0 +1,1 @@
+"""What the prompt_suggestions RFD needs that cannot be data: its wire rules."""

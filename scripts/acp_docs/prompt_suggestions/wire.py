@@ -1,0 +1,160 @@
+"""The prompt_suggestions RFD's wire rules, checked over a recorded session by `acp-docs trace`.
+
+Each rule quotes the RFD and links to the section that states it. A rule
+yields (line, message) for every message that breaks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from acp_docs.trace import TO_AGENT, TO_CLIENT, Message, Rule
+
+RFD = "https://agentclientprotocol.github.io/prompt-suggestions-rfd/rfds/prompt-suggestions/"
+TAG = "prompt_suggestions"
+LEGACY_KEY = "promptSuggestions"
+
+
+def _update(message: Message) -> dict[str, Any] | None:
+    if message.direction != TO_CLIENT or message.body.get("method") != "session/update":
+        return None
+    update = message.params.get("update")
+    return update if isinstance(update, dict) else None
+
+
+def _suggestions(messages: list[Message]) -> Iterator[tuple[Message, dict[str, Any]]]:
+    for message in messages:
+        update = _update(message)
+        if update is not None and update.get("sessionUpdate") == TAG:
+            yield message, update
+
+
+def _legacy(update: dict[str, Any]) -> bool:
+    meta = update.get("_meta")
+    return (
+        update.get("sessionUpdate") == "session_info_update"
+        and isinstance(meta, dict)
+        and LEGACY_KEY in meta
+    )
+
+
+def capability(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+    """v1: only to a Client whose initialize advertised session.promptSuggestions."""
+    advertised = False
+    for message in messages:
+        if message.direction == TO_AGENT and message.body.get("method") == "initialize":
+            caps = message.params.get("clientCapabilities")
+            session = caps.get("session") if isinstance(caps, dict) else None
+            value = session.get("promptSuggestions") if isinstance(session, dict) else None
+            advertised = isinstance(value, dict)
+        update = _update(message)
+        if update is not None and update.get("sessionUpdate") == TAG and not advertised:
+            yield message.line, "prompt_suggestions sent to a Client that did not advertise it"
+
+
+def empty_text(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+    """No suggestion with empty text."""
+    for message, update in _suggestions(messages):
+        entries = update.get("suggestions")
+        for index, entry in enumerate(entries if isinstance(entries, list) else []):
+            if isinstance(entry, dict) and entry.get("text") == "":
+                yield message.line, f"suggestion {index} has empty text"
+
+
+def _open_requests(messages: list[Message], methods: tuple[str, ...], replaying: bool = False):
+    """For each message, the requests of `methods` sent before it and not yet answered."""
+    open_: dict[int, Message] = {}
+    for message in messages:
+        opens = message.is_request and message.body.get("method") in methods
+        if opens and (not replaying or _replays(message)):
+            open_[id(message)] = message
+        if message.is_response and message.request is not None:
+            open_.pop(id(message.request), None)
+        yield message, list(open_.values())
+
+
+def _replays(request: Message) -> bool:
+    if request.body.get("method") == "session/load":
+        return True
+    return request.params.get("replayFrom") is not None
+
+
+def replay(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+    """None while history is replayed (session/load; session/resume with replayFrom)."""
+    methods = ("session/load",) if version == "v1" else ("session/resume",)
+    for message, open_ in _open_requests(messages, methods, replaying=True):
+        update = _update(message)
+        if update is None or update.get("sessionUpdate") != TAG:
+            continue
+        session = message.params.get("sessionId")
+        if any(r.params.get("sessionId") == session for r in open_):
+            yield message.line, "prompt_suggestions sent while the session's history is replayed"
+
+
+def after_response(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+    """A turn's suggestions come after the session/prompt response, never while one is open."""
+    for message, open_ in _open_requests(messages, ("session/prompt",)):
+        update = _update(message)
+        if update is None or update.get("sessionUpdate") != TAG:
+            continue
+        session = message.params.get("sessionId")
+        if any(r.params.get("sessionId") == session for r in open_):
+            yield (
+                message.line,
+                "prompt_suggestions sent while a session/prompt of the session is unanswered",
+            )
+
+
+def one_form(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+    """Never both the legacy `_meta.promptSuggestions` and the standard update to one Client."""
+    standard = legacy = False
+    reported = False
+    for message in messages:
+        update = _update(message)
+        if update is None:
+            continue
+        standard = standard or update.get("sessionUpdate") == TAG
+        legacy = legacy or _legacy(update)
+        if standard and legacy and not reported:
+            reported = True
+            yield message.line, "the same Client got both the legacy _meta key and the update"
+
+
+RULES = [
+    Rule(
+        "prompt-suggestions/capability",
+        "An Agent MUST NOT send prompt_suggestions to a Client that did not advertise"
+        " clientCapabilities.session.promptSuggestions.",
+        RFD + "#rules-for-agents",
+        capability,
+        ("v1",),
+    ),
+    Rule(
+        "prompt-suggestions/empty-text",
+        "An Agent MUST NOT send a suggestion whose text is empty.",
+        RFD + "#rules-for-agents",
+        empty_text,
+    ),
+    Rule(
+        "prompt-suggestions/replay",
+        "An Agent MUST NOT send prompt_suggestions while it replays history.",
+        RFD + "#rules-for-agents",
+        replay,
+    ),
+    Rule(
+        "prompt-suggestions/after-response",
+        "An Agent MUST send a turn's suggestions after its response to that turn's"
+        " session/prompt, and MUST NOT send them once a newer session/prompt has arrived.",
+        RFD + "#when-the-update-is-sent",
+        after_response,
+    ),
+    Rule(
+        "prompt-suggestions/one-form",
+        "An Agent SHOULD NOT send both forms (the legacy _meta key and the update) to the"
+        " same Client.",
+        RFD + "#migration-from-_metapromptsuggestions",
+        one_form,
+    ),
+]
+"""The rules `acp-docs trace` checks, in the order the docs list them."""

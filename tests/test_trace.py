@@ -1,0 +1,193 @@
+"""`acp-docs trace` and the reference Agent and Client on the real Python SDK."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, no_traceback, run
+
+SESSION = ROOT / "scripts" / "reference" / "session.py"
+
+
+def record(folder: Path, *flags: str) -> Path:
+    """Run the reference pair and return the trace it recorded."""
+    out = folder / f"session{''.join(flags).replace('-', '_')}.jsonl"
+    result = subprocess.run(
+        [sys.executable, str(SESSION), "--out", str(out), *flags],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The lines of a session the reference pair recorded, capability advertised."""
+    return record(tmp_path_factory.mktemp("trace")).read_text().splitlines()
+
+
+def trace(path: Path, *extra: str):
+    result = run(["acp-docs", "trace", "--protocol", "v1", str(path), *extra])
+    no_traceback(result)
+    return result
+
+
+def found(result) -> list[tuple[int, str]]:
+    """(line, rule) of each finding in the JSON report."""
+    return [(f["line"], f["rule"]) for f in json.loads(result.stdout)["findings"]]
+
+
+def _lines_with(lines: list[str], needle: str) -> list[int]:
+    return [n for n, line in enumerate(lines, start=1) if needle in line]
+
+
+def test_the_reference_session_passes(recorded: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(recorded) + "\n")
+    result = trace(path)
+    assert result.returncode == 0, result.stdout
+    kinds = [json.loads(line)["message"].get("method") for line in recorded]
+    assert kinds[:3] == ["initialize", None, "session/new"]
+    suggestions = _lines_with(recorded, '"prompt_suggestions"')
+    assert len(suggestions) == 2, "one update after each turn"
+    prompts = [json.loads(recorded[n - 1]) for n in _lines_with(recorded, '"session/prompt"')]
+    offered = json.loads(recorded[suggestions[0] - 1])["message"]["params"]["update"]
+    sent_next = prompts[1]["message"]["params"]["prompt"][0]["text"]
+    assert sent_next == offered["suggestions"][0]["text"], "accepted, then sent by the user"
+
+
+def test_without_the_capability_the_agent_sends_no_suggestion(tmp_path: Path) -> None:
+    path = record(tmp_path, "--legacy-client", "--no-migration")
+    text = path.read_text()
+    assert "prompt_suggestions" not in text and "promptSuggestions" not in text
+    assert trace(path).returncode == 0
+
+
+def test_the_migration_sends_the_legacy_form_only_to_a_legacy_client(tmp_path: Path) -> None:
+    path = record(tmp_path, "--legacy-client")
+    lines = path.read_text().splitlines()
+    assert len(_lines_with(lines, '"promptSuggestions": [')) == 2
+    assert not _lines_with(lines, '"prompt_suggestions"')
+    assert trace(path).returncode == 0
+
+
+def _without_capability(lines: list[str]) -> tuple[list[str], list[int]]:
+    first = json.loads(lines[0])
+    first["message"]["params"]["clientCapabilities"]["session"] = {}
+    return [json.dumps(first), *lines[1:]], _lines_with(lines, '"prompt_suggestions"')
+
+
+def _empty_text(lines: list[str]) -> tuple[list[str], list[int]]:
+    line = _lines_with(lines, '"prompt_suggestions"')[0]
+    changed = list(lines)
+    changed[line - 1] = changed[line - 1].replace('"Run the test suite"', '""', 1)
+    return changed, [line]
+
+
+def _early(lines: list[str]) -> tuple[list[str], list[int]]:
+    suggestion = _lines_with(lines, '"prompt_suggestions"')[0]
+    response = suggestion - 1
+    changed = list(lines)
+    changed[response - 1], changed[suggestion - 1] = lines[suggestion - 1], lines[response - 1]
+    return changed, [response]
+
+
+def _replayed(lines: list[str]) -> tuple[list[str], list[int]]:
+    suggestion = lines[_lines_with(lines, '"prompt_suggestions"')[0] - 1]
+    load = {
+        "direction": "client-to-agent",
+        "message": {
+            "jsonrpc": "2.0",
+            "id": 90,
+            "method": "session/load",
+            "params": {"sessionId": "sess_reference_1", "cwd": "/", "mcpServers": []},
+        },
+    }
+    done = {"direction": "agent-to-client", "message": {"jsonrpc": "2.0", "id": 90, "result": {}}}
+    changed = [*lines, json.dumps(load), suggestion, json.dumps(done)]
+    return changed, [len(lines) + 2]
+
+
+def _both_forms(lines: list[str]) -> tuple[list[str], list[int]]:
+    legacy = {
+        "direction": "agent-to-client",
+        "message": {
+            "jsonrpc": "2.0",
+            "method": "session/update",
+            "params": {
+                "sessionId": "sess_reference_1",
+                "update": {
+                    "sessionUpdate": "session_info_update",
+                    "_meta": {"promptSuggestions": [{"text": "Run it"}]},
+                },
+            },
+        },
+    }
+    return [*lines, json.dumps(legacy)], [len(lines) + 1]
+
+
+PLANTS = {
+    "prompt-suggestions/capability": _without_capability,
+    "prompt-suggestions/empty-text": _empty_text,
+    "prompt-suggestions/after-response": _early,
+    "prompt-suggestions/replay": _replayed,
+    "prompt-suggestions/one-form": _both_forms,
+}
+
+
+@pytest.mark.parametrize("rule", sorted(PLANTS))
+def test_each_wire_rule_finds_its_planted_violation_at_its_line(
+    recorded: list[str], tmp_path: Path, rule: str
+) -> None:
+    lines, expected = PLANTS[rule](recorded)
+    path = tmp_path / "planted.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = trace(path, "--format", "json")
+    assert result.returncode == 1
+    assert sorted(line for line, r in found(result) if r == rule) == expected
+    assert {r for _line, r in found(result)} <= {rule, "trace/schema"}
+
+
+def test_every_rule_is_listed_on_the_docs_page(built_site: Path) -> None:
+    page = (built_site / "tooling" / "sessions" / "index.html").read_text()
+    for rule in PLANTS:
+        assert f"<code>{rule}</code>" in page
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("not json\n", "1:1: malformed JSON"),
+        ('{"id": 1, "method": "initialize", "params": {}}\n', "1:1: not a JSON-RPC 2.0 message"),
+        ('{"jsonrpc": "2.0", "method": "session/nope", "params": {}}\n', "1:1: no ACP v1 method"),
+        ('{"jsonrpc": "2.0", "id": 7, "result": {}}\n', "1:1: response to unknown request id 7"),
+        (
+            '{"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/", "mcpS',
+            "1:1: malformed JSON",
+        ),
+        (
+            '{"jsonrpc": "2.0", "id": 1, "method": "session/new",'
+            ' "params": {"cwd": "/", "mcpServers": []}}\n',
+            "1:1: session/new (id 1) is never answered",
+        ),
+    ],
+)
+def test_bad_traces_are_findings_never_a_traceback(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    result = trace(path)
+    assert result.returncode == 1
+    assert f"{path.as_posix()}:{says}" in result.stdout
+
+
+def test_an_unreadable_trace_exits_2(tmp_path: Path) -> None:
+    result = trace(tmp_path / "missing.jsonl")
+    assert result.returncode == 2
+    assert "missing.jsonl: no such file" in result.stderr
