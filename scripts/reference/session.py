@@ -95,7 +95,7 @@ class ReferenceClient:
             self.in_flight -= 1
 
 
-async def run(legacy: bool, migration: bool) -> ReferenceClient:
+async def run(legacy: bool, migration: bool, wait: float) -> ReferenceClient:
     """One session: initialize, a new session, two prompts, a suggestion accepted."""
     client = ReferenceClient(legacy)
     args = [str(AGENT), *(["--migration"] if migration else [])]
@@ -117,10 +117,11 @@ async def run(legacy: bool, migration: bool) -> ReferenceClient:
         # A turn may end with no suggestion: the Client never waits for one; the
         # script only gives a suggestion a moment to arrive before the user acts.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(client.offered.wait(), timeout=2.0)
+            await asyncio.wait_for(client.offered.wait(), timeout=wait)
         client.accept()
         await client.prompt(connection, session, client.composer or "Thanks")
-        await asyncio.sleep(0.3)  # let a last, late update arrive before closing
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(client.offered.wait(), timeout=wait)
     return client
 
 
@@ -136,8 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-migration", action="store_true", help="the Agent sends no legacy form"
     )
+    parser.add_argument(
+        "--wait", type=float, default=10.0, help="seconds the user gives a suggestion to arrive"
+    )
     args = parser.parse_args(argv)
-    client = asyncio.run(run(args.legacy_client, migration=not args.no_migration))
+    client = asyncio.run(run(args.legacy_client, not args.no_migration, args.wait))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(client.trace) + "\n", encoding="utf-8")
     print(f"trace: {args.out} ({len(client.trace)} messages)")
