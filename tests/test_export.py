@@ -167,3 +167,39 @@ def test_what_cannot_be_converted_is_reported_at_its_line_and_nothing_is_written
     assert f"{RFD}:{line}:1: " in result.stdout and says in result.stdout
     assert not (upstream / MDX).exists()
     assert (upstream / "docs" / "docs.json").read_bytes() == before
+
+
+def test_an_admonition_becomes_a_mintlify_callout(repo_copy: Path, upstream: Path) -> None:
+    require_tool("node", "Node.js")
+    anchor = "Why would we change things?\n"
+    admonition = '!!! warning "Heads up"\n\n    Suggestions are `text`, never markup.\n'
+    replace_in(repo_copy / RFD, anchor, anchor + "\n" + admonition)
+    assert _export(upstream, cwd=repo_copy).returncode == 0
+    text = (upstream / MDX).read_text()
+    warning = text.split("<Warning>", 1)[1].split("</Warning>", 1)[0]
+    assert "**Heads up**" in warning and "Suggestions are `text`, never markup." in warning
+    compiled = subprocess.run(
+        ["node", str(ROOT / "tests" / "mdx_compile.mjs"), str(upstream / MDX)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert compiled.returncode == 0, compiled.stdout
+
+
+def test_a_v2_only_rfd_goes_where_upstream_keeps_them(repo_copy: Path, tmp_path: Path) -> None:
+    replace_in(
+        repo_copy / "schema/prompt-suggestions/source.yaml", "versions: [v1, v2]", "versions: [v2]"
+    )
+    folder = tmp_path / "upstream-v2"
+    (folder / "docs").mkdir(parents=True)
+    nav = json.loads(json.dumps(DOCS_JSON))
+    draft = nav["navigation"]["tabs"][1]["pages"][1]
+    draft["pages"].append({"group": "v2", "pages": ["rfds/v2/overview"]})
+    (folder / "docs" / "docs.json").write_text(json.dumps(nav, indent=2) + "\n")
+    assert _export(folder, cwd=repo_copy).returncode == 0
+    assert (folder / "docs" / "rfds" / "v2" / "prompt-suggestions.mdx").is_file()
+    written = json.loads((folder / "docs" / "docs.json").read_text())
+    group = written["navigation"]["tabs"][1]["pages"][1]["pages"][-1]
+    assert group == {"group": "v2", "pages": ["rfds/v2/overview", "rfds/v2/prompt-suggestions"]}
+    assert written["navigation"]["tabs"][1]["pages"][1]["pages"][:2] == draft["pages"][:2]

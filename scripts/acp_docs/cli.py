@@ -241,7 +241,9 @@ def cmd_export_upstream(args: argparse.Namespace) -> int:
     (rfd,) = chosen
     if not args.directory.is_dir():
         raise UsageError(f"{args.directory}: not a directory (a checkout of the ACP repository)")
-    result = export.export(repo, rfd, args.directory, force=args.force)
+    sources = [s for s in rfds.schema_sources(repo, loaded) if s.slug == rfd.slug]
+    v2_only = bool(sources) and sources[0].versions == ("v2",)
+    result = export.export(repo, rfd, args.directory, force=args.force, v2_only=v2_only)
     _emit(args, result.findings)
     if result.findings:
         _say(f"nothing written: {len(result.findings)} problem(s) in {rfd.shown}")

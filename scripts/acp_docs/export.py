@@ -15,6 +15,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from acp_docs import runner
@@ -281,51 +282,75 @@ def _array_end(text: str, start: int) -> int:
     raise UsageError("docs/docs.json: an array is never closed")
 
 
-def _rfd_groups(data: object) -> dict[str, list[str]]:
-    groups: dict[str, list[str]] = {}
+def _rfds_tab(data: object) -> dict[str, Any] | None:
     stack = [data]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
             if node.get("tab") == "RFDs":
-                for item in node.get("pages") or []:
-                    if isinstance(item, dict) and isinstance(item.get("group"), str):
-                        pages = [p for p in item.get("pages") or [] if isinstance(p, str)]
-                        groups[item["group"]] = pages
+                return node
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
-    return groups
+    return None
 
 
-def nav_entry(text: str, group: str, page: str) -> str:
-    """docs.json with `page` appended to the RFDs group `group`, formatting kept."""
+def _group(tab: dict[str, Any] | None, path: tuple[str, ...]) -> dict[str, Any] | None:
+    node = tab
+    for name in path:
+        items = node.get("pages") if isinstance(node, dict) else None
+        node = next(
+            (i for i in items or [] if isinstance(i, dict) and i.get("group") == name), None
+        )
+    return node
+
+
+def _pages(tab: dict[str, Any] | None) -> dict[tuple[str, ...], list[str]]:
+    found: dict[tuple[str, ...], list[str]] = {}
+    stack: list[tuple[tuple[str, ...], Any]] = [((), tab)]
+    while stack:
+        path, node = stack.pop()
+        for item in (node or {}).get("pages") or []:
+            if isinstance(item, str):
+                found.setdefault(path, []).append(item)
+            elif isinstance(item, dict) and isinstance(item.get("group"), str):
+                stack.append(((*path, item["group"]), item))
+    return found
+
+
+def nav_entry(text: str, path: tuple[str, ...], page: str) -> str:
+    """docs.json with `page` appended to the RFDs group at `path`, formatting kept."""
     data = json.loads(text)
-    groups = _rfd_groups(data)
-    if group not in groups:
-        raise UsageError(f'docs/docs.json: the "RFDs" tab has no "{group}" group')
-    for name, pages in groups.items():
+    tab = _rfds_tab(data)
+    shown = " > ".join(path)
+    if _group(tab, path) is None:
+        raise UsageError(f'docs/docs.json: the "RFDs" tab has no group {shown}')
+    for where, pages in _pages(tab).items():
         if page in pages:
-            if name == group:
+            if where == path:
                 return text
-            raise UsageError(f"docs/docs.json: {page} is listed under {name}, not {group}")
-    tab = text.find('"tab": "RFDs"')
-    where = text.find(f'"group": "{group}"', tab if tab >= 0 else 0)
-    opening = text.find("[", text.find('"pages"', where))
+            raise UsageError(f"docs/docs.json: {page} is under {' > '.join(where)}, not {shown}")
+    position = text.find('"tab": "RFDs"')
+    for name in path:
+        position = text.find(f'"group": "{name}"', max(position, 0))
+    opening = text.find("[", text.find('"pages"', position))
     closing = _array_end(text, opening)
     inside = text[opening + 1 : closing]
     if inside.strip():
         last = inside.rstrip()
         indent = re.search(r"\n([ \t]*)\S[^\n]*$", last)
         pad = indent.group(1) if indent else "  "
-        head = text[: opening + 1] + last
-        updated = f'{head},\n{pad}"{page}"' + text[opening + 1 + len(inside.rstrip()) :]
+        updated = f'{text[: opening + 1]}{last},\n{pad}"{page}"{text[opening + 1 + len(last) :]}'
     else:
         line_start = text.rfind("\n", 0, opening) + 1
         base = re.match(r"[ \t]*", text[line_start:]).group(0)
         updated = f'{text[: opening + 1]}\n{base}  "{page}"\n{base}{text[closing:]}'
-    if _rfd_groups(json.loads(updated)).get(group, [])[-1:] != [page]:
-        raise UsageError(f"docs/docs.json: could not add {page} under {group}; add it by hand")
+    expected = json.loads(text)
+    target = _group(_rfds_tab(expected), path)
+    assert target is not None
+    target["pages"].append(page)
+    if json.loads(updated) != expected:
+        raise UsageError(f"docs/docs.json: could not add {page} under {shown}; add it by hand")
     return updated
 
 
@@ -339,8 +364,14 @@ class Exported:
     notes: list[str] = field(default_factory=list)
 
 
-def export(repo: Repo, rfd: Rfd, target: Path, force: bool = False) -> Exported:
-    """Write the upstream pull request of `rfd` into `target`; nothing when it cannot convert."""
+def export(
+    repo: Repo, rfd: Rfd, target: Path, force: bool = False, v2_only: bool = False
+) -> Exported:
+    """Write the upstream pull request of `rfd` into `target`; nothing when it cannot convert.
+
+    A v2-only RFD goes where upstream keeps them: `docs/rfds/v2/`, and the nested
+    "v2" group of its status group.
+    """
     result = Exported()
     group = UPSTREAM_GROUPS.get(rfd.status or "")
     if group is None:
@@ -360,7 +391,8 @@ def export(repo: Repo, rfd: Rfd, target: Path, force: bool = False) -> Exported:
     if conversion.findings:
         result.findings = conversion.findings
         return result
-    mdx_path = target / "docs" / "rfds" / f"{rfd.slug}.mdx"
+    page = f"rfds/v2/{rfd.slug}" if v2_only else f"rfds/{rfd.slug}"
+    mdx_path = target / "docs" / f"{page}.mdx"
     mdx = _prettier(repo, conversion.text, f"{rfd.slug}.mdx")
     writes: list[tuple[Path, str]] = []
     if mdx_path.is_file() and read_text(mdx_path, str(mdx_path)) == mdx:
@@ -374,7 +406,7 @@ def export(repo: Repo, rfd: Rfd, target: Path, force: bool = False) -> Exported:
     docs_json = target / "docs" / "docs.json"
     if docs_json.is_file():
         before = read_text(docs_json, "docs/docs.json")
-        after = nav_entry(before, group, f"rfds/{rfd.slug}")
+        after = nav_entry(before, (group, "v2") if v2_only else (group,), page)
         if after == before:
             result.unchanged.append(docs_json)
         else:
