@@ -23,6 +23,9 @@ from conftest import BIN, ROOT, replace_in, require_tool
 RFD = "rfds/prompt-suggestions.md"
 SOURCE = "schema/prompt-suggestions/source.yaml"
 SECRET = "TOP-SECRET-MARKER-41"
+ANCHOR = "Why would we change things?\n"
+PLANTED = (ROOT / RFD).read_text().split(ANCHOR)[0].count("\n") + 3
+"""The line of a block planted after the Status quo prompt (and a blank line)."""
 TIME_LIMIT = 60
 MEMORY_LIMIT = 3 * 1024**3
 
@@ -178,7 +181,7 @@ CASES = [
         ("rfds",),
         1,
         RFD,
-        None,
+        PLANTED,
         "raw HTML <script>",
     ),
     Case(
@@ -191,7 +194,7 @@ CASES = [
         ("rfds",),
         1,
         RFD,
-        None,
+        PLANTED,
         "raw HTML <iframe>",
     ),
     Case(
@@ -204,7 +207,7 @@ CASES = [
         ("rfds",),
         1,
         RFD,
-        None,
+        PLANTED,
         "an HTML comment",
     ),
     Case(
