@@ -111,7 +111,9 @@ class _Loaded:
     def downloads(self) -> list[site.Download]:
         """The merged schemas the site publishes, built once per build."""
         if self._downloads is None:
-            self._downloads = site.merged_downloads(self.repo.root, self.sources)
+            if self.schemas is None:
+                raise UsageError("the merged schemas could not be built (see the schema findings)")
+            self._downloads = site.merged_downloads(self.repo.root, self.sources, self.schemas)
         return self._downloads
 
 

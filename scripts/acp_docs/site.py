@@ -17,6 +17,7 @@ from acp_docs.rfds import STATUSES, Rfd
 from acp_docs.schema import fragments, merge
 from acp_docs.schema.source import SchemaSource
 from acp_docs.textfile import load_json, read_text
+from acp_docs.validate import SchemaSet
 from acp_docs.yamlfile import load as load_yaml
 
 
@@ -57,14 +58,21 @@ class Download:
     provenance: dict[str, Any]
 
 
-def merged_downloads(root: Path, sources: list[SchemaSource]) -> list[Download]:
-    """Each version's stable and unstable base with their RFDs merged, as published."""
+def merged_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet) -> list[Download]:
+    """Each version's stable and unstable base with their RFDs merged, as published.
+
+    The unstable one is the validation set's own merge (`SchemaSet.from_sources`),
+    so each base is merged once per build.
+    """
     out = []
-    for name in protocols.NAMES:
+    for name in schemas.versions:
         version = protocols.get(name)
         made = [fragments.contribution(s, name) for s in sources if name in s.versions]
         for channel in protocols.CHANNELS:
-            schema = merge.merged(root, version, made, channel, meta_check=False)
+            if channel == "unstable":
+                schema = schemas.schemas[name]
+            else:
+                schema = merge.merged(root, version, made, channel, meta_check=False)
             out.append(
                 Download(
                     version.base_files[channel],

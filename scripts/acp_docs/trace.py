@@ -107,12 +107,8 @@ def rules() -> list[Rule]:
 
 
 def _side_of(schemas: SchemaSet, version: str, method: str) -> str | None:
-    for definition in schemas.definitions(version).values():
-        if isinstance(definition, dict) and definition.get("x-method") == method:
-            side = definition.get("x-side")
-            if side in SIDE_RECEIVES:
-                return SIDE_RECEIVES[side]
-    return None
+    sides = [d.get("x-side") for _name, d in schemas.by_method(version, method)]
+    return next((SIDE_RECEIVES[s] for s in sides if s in SIDE_RECEIVES), None)
 
 
 def parse(text: str, shown: str, schemas: SchemaSet, version: str) -> Trace:
@@ -226,11 +222,7 @@ def _check_response(message: Message, schemas: SchemaSet, version: str) -> Any:
             if schemas.has(version, "Error")
             else None
         )
-    names = [
-        name
-        for name, d in schemas.definitions(version).items()
-        if isinstance(d, dict) and d.get("x-method") == method and name.endswith("Response")
-    ]
+    names = [n for n, _d in schemas.by_method(version, method or "") if n.endswith("Response")]
     if len(names) != 1:
         return None
     return schemas.check(version, names[0], message.body.get("result"), "/result")

@@ -65,10 +65,6 @@ def _split(prefix: str) -> tuple[str, ...]:
     return tuple(part for part in prefix.split("/") if part)
 
 
-def _pointer(path: Any) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
 def _not_meant(errors: list[ValidationError]) -> bool:
     """True when a union branch failed on its discriminator or on the value's whole type.
 
@@ -109,6 +105,7 @@ class SchemaSet:
     _validators: dict[tuple[str, str], Draft202012Validator] = field(default_factory=dict)
     _dispatched: dict[str, dict[str, Any]] = field(default_factory=dict)
     _subvalidators: dict[tuple[str, int], tuple[Any, Any]] = field(default_factory=dict)
+    _methods: dict[str, dict[str, list[tuple[str, dict[str, Any]]]]] = field(default_factory=dict)
 
     @classmethod
     def from_sources(
@@ -185,7 +182,9 @@ class SchemaSet:
         validator = self.validator(protocol, name)
         for error in validator.iter_errors(payload):
             for cause in _relevant(error):
-                pointer = prefix + _pointer(cause.absolute_path)
+                pointer = prefix + (
+                    receiver.pointer(cause.absolute_path) if cause.absolute_path else ""
+                )
                 problems.append(Problem(pointer, _message(cause)))
                 paths.append(tuple(cause.absolute_path))
         unique = tuple(dict.fromkeys(problems))
@@ -203,6 +202,16 @@ class SchemaSet:
             verdict = receiver.Verdict(True, tuple((*_split(prefix), *d) for d in verdict.drops))
         return Outcome(protocol, name, unique, verdict)
 
+    def by_method(self, protocol: str, method: str) -> list[tuple[str, dict[str, Any]]]:
+        """The (name, definition) pairs whose `x-method` is `method`, indexed once per version."""
+        if protocol not in self._methods:
+            index: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+            for name, definition in self.definitions(protocol).items():
+                if isinstance(definition, dict) and isinstance(definition.get("x-method"), str):
+                    index.setdefault(definition["x-method"], []).append((name, definition))
+            self._methods[protocol] = index
+        return self._methods[protocol].get(method, [])
+
     def dispatch(self, protocol: str, message: Any) -> str:
         """The definition of a JSON-RPC message's params, found by `method` and kind."""
         if not isinstance(message, dict) or "jsonrpc" not in message:
@@ -216,11 +225,7 @@ class SchemaSet:
             raise DispatchError("`method` is not a string")
         kind = "Request" if "id" in message else "Notification"
         matches = sorted(
-            name
-            for name, definition in self.definitions(protocol).items()
-            if isinstance(definition, dict)
-            and definition.get("x-method") == method
-            and name.endswith(kind)
+            name for name, _d in self.by_method(protocol, method) if name.endswith(kind)
         )
         if len(matches) != 1:
             known = "no" if not matches else "more than one"
