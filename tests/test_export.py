@@ -203,3 +203,14 @@ def test_a_v2_only_rfd_goes_where_upstream_keeps_them(repo_copy: Path, tmp_path:
     group = written["navigation"]["tabs"][1]["pages"][1]["pages"][-1]
     assert group == {"group": "v2", "pages": ["rfds/v2/overview", "rfds/v2/prompt-suggestions"]}
     assert written["navigation"]["tabs"][1]["pages"][1]["pages"][:2] == draft["pages"][:2]
+
+
+def test_front_matter_that_fails_the_lint_is_never_exported(
+    repo_copy: Path, upstream: Path
+) -> None:
+    hostile = "  - nikita-ashihmin\n  - x)](javascript:alert(1))[y\n"
+    replace_in(repo_copy / RFD, "  - nikita-ashihmin\n", hostile)
+    result = _export(upstream, cwd=repo_copy)
+    assert result.returncode == 1
+    assert f"{RFD}:" in result.stdout and "front matter `authors`" in result.stdout
+    assert not (upstream / MDX).exists()

@@ -24,7 +24,7 @@ from acp_docs.escaping import code_spans
 from acp_docs.findings import Finding
 from acp_docs.markdown import CodeBlock, code_blocks, front_matter_end
 from acp_docs.repo import Repo
-from acp_docs.rfds import STATUSES, Rfd
+from acp_docs.rfds import STATUSES, Rfd, front_matter_validator, lint_one
 from acp_docs.textfile import read_text, write_atomic
 
 CHECK = "export"
@@ -373,6 +373,11 @@ def export(
     "v2" group of its status group.
     """
     result = Exported()
+    # Front matter becomes links and YAML in the export: it must pass the RFD
+    # lint (handles, title, status) before any of it is written anywhere.
+    result.findings = lint_one(rfd, front_matter_validator(repo))
+    if result.findings:
+        return result
     group = UPSTREAM_GROUPS.get(rfd.status or "")
     if group is None:
         label = STATUSES.get(rfd.status or "", rfd.status)
