@@ -11,8 +11,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 export NO_MKDOCS_2_WARNING := 1
-# Checks leave the checkout byte for byte as it was: no bytecode under scripts/.
-export PYTHONDONTWRITEBYTECODE := 1
+# Checks leave the checkout byte for byte as it was: Python bytecode is kept in
+# the cache folder outside it (see scripts/acp_docs/cachedir.py).
+export PYTHONPYCACHEPREFIX ?= $(or $(ACP_DOCS_CACHE_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/acp-docs)/pycache
 
 .PHONY: setup system-deps serve build test check lint format lock bench clean session
 

@@ -1,8 +1,10 @@
-"""Every check of an RFD pull request: one site build and the independent tools side by side.
+"""Every check of an RFD pull request: one site build and Prettier side by side.
 
 The build (through the `acp-docs` plugin) yields the schema, examples, RFD,
-link and build findings; spelling and Prettier run beside it. Nothing runs
-twice. A check that cannot run reports its error; the others still report.
+link and build findings, and the words of every page it rendered, which are
+spell-checked in the same child process; Prettier (with its cache) runs beside
+it. Nothing runs twice. A check that cannot run reports its error; the others
+still report.
 """
 
 from __future__ import annotations
@@ -12,26 +14,41 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
-from acp_docs import prettier, runner, spell
+from acp_docs import prettier, runner
 from acp_docs.errors import UsageError
 from acp_docs.findings import CheckResult, Finding
 from acp_docs.repo import Repo
 
-BUILD_CHECKS = ("files", "schema", "examples", "rfds", "links", "build")
+BUILD_CHECKS = ("files", "schema", "examples", "rfds", "links", "build", "spell")
 """The checks whose findings come out of the one site build."""
 
-CHECKS: tuple[str, ...] = (*BUILD_CHECKS, "spell", "format")
+CHECKS: tuple[str, ...] = (*BUILD_CHECKS, "format")
 """Every check by name, in the order the summary lists them."""
 
 BUILD_TIMEOUT = 600.0
 
 
-def build_findings(repo: Repo) -> list[Finding]:
+@dataclass
+class BuildResult:
+    """What the one build found, and why spelling could not run (when it could not)."""
+
+    findings: list[Finding]
+    spell_error: str | None = None
+
+
+def build_findings(repo: Repo, spelling: bool = True) -> BuildResult:
     """Build the site once, in a child process with a timeout; every finding it yields."""
     done = runner.run(
         "mkdocs",
-        [sys.executable, "-m", "acp_docs.sitebuild", str(repo.root)],
+        [
+            sys.executable,
+            "-m",
+            "acp_docs.sitebuild",
+            str(repo.root),
+            *(["--spell"] if spelling else []),
+        ],
         cwd=repo.root,
         fix="run `make setup`, then `mkdocs build --strict` to see what stops it",
         timeout=BUILD_TIMEOUT,
@@ -42,24 +59,20 @@ def build_findings(repo: Repo) -> list[Finding]:
         raise UsageError("mkdocs: the site build printed no result") from None
     if "error" in result:
         raise UsageError(str(result["error"]))
-    return [Finding(**item) for item in result["findings"]]
+    return BuildResult([Finding(**item) for item in result["findings"]], result.get("spell_error"))
 
 
 def _build_check(finding: Finding) -> str:
     return finding.check if finding.check in BUILD_CHECKS else "build"
 
 
-TOOLS: dict[str, Callable[[Repo], list[Finding]]] = {
-    "build": build_findings,
-    "spell": spell.check,
-    "format": prettier.check,
-}
+Outcome = tuple[BuildResult | None, str | None, float]
 
 
-def _timed(name: str, repo: Repo) -> tuple[list[Finding] | None, str | None, float]:
+def _timed(run_tool: Callable[[], BuildResult]) -> Outcome:
     start = time.perf_counter()
     try:
-        return TOOLS[name](repo), None, time.perf_counter() - start
+        return run_tool(), None, time.perf_counter() - start
     except UsageError as exc:
         return None, str(exc), time.perf_counter() - start
     except Exception as exc:
@@ -69,20 +82,24 @@ def _timed(name: str, repo: Repo) -> tuple[list[Finding] | None, str | None, flo
 def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
     """Run the named checks (default: all) side by side; results in CHECKS order."""
     chosen = [n for n in CHECKS if names is None or n in set(names)]
-    tools = []
+    tools: dict[str, Callable[[], BuildResult]] = {}
     if any(n in BUILD_CHECKS for n in chosen):
-        tools.append("build")
-    tools += [n for n in ("spell", "format") if n in chosen]
+        tools["build"] = lambda: build_findings(repo, spelling="spell" in chosen)
+    if "format" in chosen:
+        tools["format"] = lambda: BuildResult(prettier.check(repo))
     with ThreadPoolExecutor(max_workers=max(1, len(tools))) as pool:
-        futures = {tool: pool.submit(_timed, tool, repo) for tool in tools}
+        futures = {tool: pool.submit(_timed, run_tool) for tool, run_tool in tools.items()}
         outcomes = {tool: future.result() for tool, future in futures.items()}
     results = []
     for name in chosen:
         tool = "build" if name in BUILD_CHECKS else name
-        found, error, seconds = outcomes[tool]
+        done, error, seconds = outcomes[tool]
+        if error is None and name == "spell" and done is not None:
+            error = done.spell_error
         if error is not None:
             results.append(CheckResult(name, (), seconds, error))
             continue
-        mine = [f for f in found or [] if tool != "build" or _build_check(f) == name]
+        found = done.findings if done is not None else []
+        mine = [f for f in found if tool != "build" or _build_check(f) == name]
         results.append(CheckResult(name, tuple(sorted(set(mine))), seconds))
     return results

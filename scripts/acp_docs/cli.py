@@ -162,10 +162,13 @@ def cmd_rfds(args: argparse.Namespace) -> int:
 
 
 def cmd_spell(args: argparse.Namespace) -> int:
-    """Spell-check the prose with pyspelling and Aspell."""
-    from acp_docs import spell
+    """Spell-check the prose of the pages the site renders (and README.md) with Aspell."""
+    from acp_docs import check
 
-    return _findings_command(args, spell.check(Repo.load()), "spelling")
+    (result,) = check.run(Repo.load(), ["spell"])
+    if result.error is not None:
+        raise UsageError(result.error)
+    return _findings_command(args, list(result.findings), "spelling")
 
 
 def cmd_format(args: argparse.Namespace) -> int:
@@ -338,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     examples.add_argument("paths", nargs="*", type=Path, metavar="PATH")
 
     command("rfds", cmd_rfds, "lint every RFD and the navigation", reporting)
-    command("spell", cmd_spell, "spell-check the prose (pyspelling, Aspell)", reporting)
+    command("spell", cmd_spell, "spell-check the rendered prose (Aspell)", reporting)
     fmt = command("format", cmd_format, "format with Prettier (--check: only check)", reporting)
     fmt.add_argument("--check", action="store_true", help="report, do not rewrite")
 

@@ -39,6 +39,7 @@ DECLARATION_HELP = (
 )
 
 MAX_TITLE = 300
+_JSON_CLASS = re.compile("|".join(f"language-{lang}" for lang in JSON_LANGS), re.I)
 _DEFINITION = re.compile(r"[A-Z][A-Za-z0-9]*")
 _VERSION = re.compile(r"v[0-9]{1,3}")
 
@@ -205,6 +206,8 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
 def check_rendered(text: str, html: str, path: str, schemas: SchemaSet) -> ExampleReport:
     """Check every block that `html`, the rendering of the Markdown `text`, shows."""
     report = ExampleReport()
+    if not _JSON_CLASS.search(html):
+        return report
     for block in locate(text, rendered_blocks(html)):
         report.extend(check_block(block, path, schemas))
     return report

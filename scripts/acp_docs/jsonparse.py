@@ -8,6 +8,7 @@ lone UTF-16 surrogates, and nesting deeper than `MAX_DEPTH`.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,24 +32,19 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
+_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}]', re.S)
+"""A string (to its end, or the text's, when unclosed) or one bracket: always matches."""
+
+
 def _too_deep(text: str) -> int | None:
-    """The index where nesting passes MAX_DEPTH, found without recursion."""
+    """The index where nesting passes MAX_DEPTH, found without recursion, in linear time."""
     depth = 0
-    in_string = escaped = False
-    for index, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    for token in _TOKEN.finditer(text):
+        char = token.group(0)[0]
+        if char in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                return index
+                return token.start()
         elif char in "]}":
             depth -= 1
     return None

@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from jinja2 import FileSystemBytecodeCache
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from acp_docs import examples, filetree, protocols, rfds, site
+from acp_docs import apiref, cachedir, examples, filetree, prose, protocols, rfds, site
 from acp_docs.errors import LocatedError, UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import code_lines
@@ -50,6 +51,11 @@ SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 
 _MARKER = re.compile(r"^[ ]{0,3}<!--[ \t]*acp-docs:(?P<name>[a-z-]{1,40})(?P<rest>[^\n]*)$", re.M)
 """A marker is an HTML comment alone on its line; one inside code or a sentence is text."""
+
+
+_GENERATED_MARKS = re.compile(
+    f"^(?:{re.escape(prose.GENERATED_OPEN)}|{re.escape(prose.GENERATED_CLOSE)})\n?", re.M
+)
 
 
 @dataclass
@@ -122,6 +128,10 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
 
     def __init__(self) -> None:
         self.findings: list[Finding] = []
+        self.page_words: dict[str, set[str]] = {}
+        """The distinct words of each page's prose, by source path, for spelling."""
+        self.page_sources: dict[str, str] = {}
+        self._reported: set[tuple[str, int, int, str]] = set()
         self._loaded: _Loaded | None = None
         self._links: list[_Link] = []
         self._anchors: list[_Anchor] = []
@@ -136,8 +146,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
     def report(self, finding: Finding) -> None:
         """Record a finding and show it as a build warning (each finding once)."""
         key = (finding.path, finding.line, finding.col, finding.message)
-        if any((f.path, f.line, f.col, f.message) == key for f in self.findings):
+        if key in self._reported:
             return
+        self._reported.add(key)
         self.findings.append(finding)
         log.warning(text_line(finding))
 
@@ -155,6 +166,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
     def on_config(self, config: Any) -> Any:
         """Load the repository: RFDs, schema sources, merged schemas; lint and drift."""
         self.findings = []
+        self.page_words = {}
+        self.page_sources = {}
+        self._reported = set()
         self._links = []
         self._anchors = []
         root = Path(config.config_file_path).resolve().parent
@@ -278,6 +292,13 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         return file.src_uri
 
     def _expand(self, match: re.Match[str], page: Any) -> str:
+        made = self._generate(match, page)
+        if made == match.group(0) or not made:
+            return made
+        # Marked so that spelling passes over it (its words are not the page's prose).
+        return f"{prose.GENERATED_OPEN}\n\n{made}\n\n{prose.GENERATED_CLOSE}"
+
+    def _generate(self, match: re.Match[str], page: Any) -> str:
         loaded = self.loaded
         rest = match["rest"].rstrip()
         if not rest.endswith("-->") or ">" in rest[:-3]:
@@ -307,6 +328,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 return site.fixture_list(loaded.repo.root, protocols.NAMES, src)
             if name == "demo" and len(args) == 1:
                 return site.demo(loaded.repo.root, args[0])
+            if name == "api-reference" and len(args) == 1:
+                root = loaded.repo.root
+                return apiref.render(apiref.modules(root, root / args[0]))
         except UsageError as exc:
             self._marker_problem(page, match, str(exc))
             return ""
@@ -345,7 +369,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         for link in list(self._links):
             self._check_link(page, files, shown, text, link)
         self._links.clear()
-        return html
+        self.page_words[shown] = prose.words(html)
+        self.page_sources[shown] = text
+        return _GENERATED_MARKS.sub("", html)
 
     def _source_text(self, page: Any) -> str:
         path = page.file.abs_src_path
@@ -395,7 +421,14 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             self._anchors.append(_Anchor(page, found, anchor, url, line, col))
 
     def on_env(self, env: Any, config: Any, files: Files) -> Any:
-        """Every page is rendered now: check the anchors links point at."""
+        """Every page is rendered now: check the anchors links point at.
+
+        The theme's templates are compiled once and kept in the cache folder
+        (checked against each template's source), not compiled on every build.
+        """
+        folder = cachedir.cache_dir("jinja")
+        if folder is not None and env.bytecode_cache is None:
+            env.bytecode_cache = FileSystemBytecodeCache(str(folder))
         for item in self._anchors:
             target_page = item.target.page
             ids = getattr(target_page, "present_anchor_ids", None)

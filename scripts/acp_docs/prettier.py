@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 
-from acp_docs import runner
+from acp_docs import cachedir, runner
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
 
@@ -41,12 +42,24 @@ def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
     return 1
 
 
+def _cache_options(repo: Repo) -> list[str]:
+    """Prettier's cache for this checkout, in the cache folder (never in the tracked tree).
+
+    Keyed by file content, so an edit is always seen again; a checkout per file.
+    """
+    folder = cachedir.cache_dir("prettier")
+    if folder is None:
+        return []
+    key = hashlib.sha256(str(repo.root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return ["--cache", "--cache-strategy", "content", "--cache-location", str(folder / key)]
+
+
 def check(repo: Repo) -> list[Finding]:
     """`prettier --check .`; each file Prettier would change, at its first changed line."""
     command = _command(repo)
     result = runner.run(
         "prettier",
-        [*command, "--check", "."],
+        [*command, "--check", *_cache_options(repo), "."],
         cwd=repo.root,
         fix=FIX,
         timeout=TIMEOUT,

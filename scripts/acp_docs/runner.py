@@ -24,7 +24,6 @@ PLAIN_ENV = {
     "NO_COLOR": "1",
     "FORCE_COLOR": "0",
     "NO_MKDOCS_2_WARNING": "1",
-    "PYTHONDONTWRITEBYTECODE": "1",
 }
 
 

@@ -9,6 +9,7 @@ parses a log. The site goes to a temporary folder that is removed afterwards.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import sys
@@ -17,8 +18,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from acp_docs import spell
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
+from acp_docs.markdown import renderer
 from acp_docs.repo import Repo
 
 PLUGIN = "acp-docs"
@@ -37,8 +40,12 @@ class _Collector(logging.Handler):
             self.messages.append(record.getMessage())
 
 
-def build(root: Path) -> dict[str, Any]:
-    """Build the site of `root` once; its findings, or the error that stopped the build."""
+def build(root: Path, spelling: bool = False) -> dict[str, Any]:
+    """Build the site of `root` once; its findings, or the error that stopped the build.
+
+    With `spelling`, the words of the pages it rendered are spell-checked too:
+    their findings join the others, or `spell_error` says why Aspell could not run.
+    """
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -56,6 +63,16 @@ def build(root: Path) -> dict[str, Any]:
             if plugin is None:
                 return {"error": f"mkdocs.yml does not enable the `{PLUGIN}` plugin (plugins:)"}
             findings: list[Finding] = list(plugin.findings)
+            spell_error = None
+            if spelling:
+                try:
+                    repo = Repo.load(root)
+                    render = renderer(repo.config)
+                    findings += spell.check_pages(
+                        repo, plugin.page_words, plugin.page_sources, render
+                    )
+                except UsageError as exc:
+                    spell_error = str(exc)
     except (MkDocsException, UsageError) as exc:
         said = "; ".join(collector.messages[-3:])
         return {
@@ -67,17 +84,23 @@ def build(root: Path) -> dict[str, Any]:
         Finding("mkdocs.yml", 1, 1, "build", message, "build/mkdocs-warning")
         for message in collector.messages
     ]
-    return {"findings": [asdict(f) for f in findings]}
+    result: dict[str, Any] = {"findings": [asdict(f) for f in findings]}
+    if spell_error is not None:
+        result["spell_error"] = spell_error
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the build's findings as JSON on standard output."""
     parser = argparse.ArgumentParser(prog="python -m acp_docs.sitebuild")
     parser.add_argument("root", type=Path)
+    parser.add_argument("--spell", action="store_true", help="spell-check the rendered pages")
     args = parser.parse_args(argv)
+    # A build allocates many short-lived objects and few cycles: collect rarely.
+    gc.set_threshold(50_000, 20, 20)
     # MkDocs prints its own log lines to stderr; the JSON alone goes to stdout.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
-    sys.stdout.write(json.dumps(build(args.root.resolve())) + "\n")
+    sys.stdout.write(json.dumps(build(args.root.resolve(), args.spell)) + "\n")
     return 0
 
 

@@ -1,25 +1,27 @@
-"""Spelling: pyspelling with Aspell over the prose readers see, its output as findings.
+"""Spelling with Aspell over the prose readers see, on the pages the one site build rendered.
 
-The committed `.pyspelling.yml` is run from a temporary copy whose compiled
-dictionary goes to a temporary folder, so a check writes nothing in the
-repository. Its Markdown extensions must be those of mkdocs.yml.
+`.pyspelling.yml` stays the configuration (which files, Aspell's language, the
+word list), so `pyspelling` by hand checks the same files. The check itself
+does not render anything again: the build hands over each page's words
+(`acp_docs.prose`), Aspell runs once per task over the distinct words, and
+each unknown word is reported at its first place in the file. Nothing is
+written in the repository. The config's Markdown extensions must be those of
+mkdocs.yml, so a hand run of pyspelling sees the pages as readers do.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from wcmatch import glob
 
-from acp_docs import filetree, runner
+from acp_docs import filetree, prose, runner
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
-from acp_docs.markdown import code_lines, front_matter_end
 from acp_docs.repo import Repo
 from acp_docs.textfile import UnreadableFile, line_of, read_text
 from acp_docs.yamlfile import load as load_yaml
@@ -94,50 +96,11 @@ def config_findings(repo: Repo, config: dict[str, Any]) -> list[Finding]:
     return findings
 
 
-_CONTEXT = re.compile(r"^<[^>]+> (?P<path>.+?): \S+$")
-
-
-def parse_output(output: str) -> list[tuple[str, str]]:
-    """(path, word) for every misspelling in pyspelling's output, in order."""
-    found: list[tuple[str, str]] = []
-    path: str | None = None
-    in_words = False
-    for line in output.splitlines():
-        context = _CONTEXT.match(line)
-        if context:
-            path, in_words = context["path"], False
-            continue
-        if line.startswith("-" * 20):
-            in_words = not in_words if path else False
-            continue
-        if in_words and path and line.strip():
-            found.append((path, line.strip()))
-    return found
-
-
-def _prose_lines(text: str) -> dict[int, str]:
-    lines = text.split("\n")
-    hidden = set(range(1, front_matter_end(lines) + 1)) | code_lines(text)
-    return {n: line for n, line in enumerate(lines, start=1) if n not in hidden}
-
-
-def locate(text: str, word: str) -> tuple[int, int]:
-    """The first line and column where `word` stands in prose (outside code)."""
-    pattern = re.compile(rf"(?<![\w'-]){re.escape(word)}(?![\w])")
-    for number, line in _prose_lines(text).items():
-        visible = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), line)
-        visible = re.sub(r"https?://\S+", lambda m: " " * len(m.group(0)), visible)
-        match = pattern.search(visible)
-        if match:
-            return number, match.start() + 1
-    return 1, 1
-
-
 def _vetted_sources(repo: Repo, tree: filetree.Scan, patterns: Any) -> list[str]:
-    """The files the patterns match that are regular files inside the checkout, escaped.
+    """The files the patterns match that are regular files inside the checkout.
 
-    pyspelling then reads exactly these: never a file behind a link that leaves
-    the checkout, and never a FIFO.
+    Only these are read: never a file behind a link that leaves the checkout,
+    and never a FIFO.
     """
     if patterns is None:
         return []
@@ -149,56 +112,134 @@ def _vetted_sources(repo: Repo, tree: filetree.Scan, patterns: Any) -> list[str]
         for rel in glob.glob(pattern, flags=flags, root_dir=str(repo.root)):
             full = repo.root / rel
             if tree.allows(repo.root, full) and filetree.inside(repo.root, full):
-                found.append(glob.escape(rel))
+                found.append(Path(rel).as_posix())
     return sorted(dict.fromkeys(found))
 
 
-def check(repo: Repo) -> list[Finding]:
-    """Every misspelt word of the prose, as findings; a UsageError without Aspell."""
-    runner.require("aspell", "spell", INSTALL_HINT)
+_OPTION_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,30}")
+_ASPELL_OPTIONS = {"lang": "--lang", "d": "--master", "master": "--master"}
+
+
+@dataclass
+class Task:
+    """One spelling task of the config: which files, which Aspell options, which word lists."""
+
+    name: str
+    sources: list[str]
+    options: list[str]
+    wordlists: list[str]
+
+
+def _aspell_options(index: int, task: dict[str, Any]) -> list[str]:
+    options = task.get("aspell") or {}
+    if not isinstance(options, dict):
+        raise UsageError(f"{CONFIG}: the aspell options of task {index + 1} are not a mapping")
+    out = []
+    for key, value in options.items():
+        flag = _ASPELL_OPTIONS.get(str(key))
+        if flag is None or not _OPTION_VALUE.fullmatch(str(value)):
+            raise UsageError(
+                f"{CONFIG}: aspell option {key!r}: {value!r} of task {index + 1} is not supported"
+                " (lang and d, with plain names, are)"
+            )
+        out.append(f"{flag}={value}")
+    return out
+
+
+def tasks(repo: Repo) -> tuple[list[Task], list[Finding]]:
+    """The tasks of `.pyspelling.yml` (vetted files only) and the config's own findings."""
     config = _load_config(repo)
     findings = config_findings(repo, config)
     tree = filetree.scan(repo.root, repo.source_folders)
-    with tempfile.TemporaryDirectory(prefix="acp-docs-spell-") as tmp:
-        for index, task in enumerate(config["matrix"]):
-            if not isinstance(task, dict):
-                raise UsageError(f"{CONFIG}: matrix entry {index + 1} is not a mapping")
-            task["sources"] = _vetted_sources(repo, tree, task.get("sources"))
-            dictionary = task.setdefault("dictionary", {})
-            if not isinstance(dictionary, dict):
-                raise UsageError(f"{CONFIG}: the dictionary of task {index + 1} is not a mapping")
-            dictionary["wordlists"] = _vetted_sources(repo, tree, dictionary.get("wordlists"))
-            dictionary["output"] = str(Path(tmp) / f"task-{index}.dic")
-        config["matrix"] = [task for task in config["matrix"] if task["sources"]]
-        temp_config = Path(tmp) / "pyspelling.yml"
-        temp_config.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
-        result = runner.run(
-            "pyspelling",
-            [sys.executable, "-m", "pyspelling", "-c", str(temp_config)],
-            cwd=repo.root,
-            fix=f"check {CONFIG}, or run `make setup`",
-            timeout=300,
-            ok=(0, 1),
-        )
-    if "Traceback" in result.stderr:
-        tail = result.stderr.strip().splitlines()[-1:]
-        raise runner.ToolFailure("pyspelling", f"crashed: {' '.join(tail)}", f"check {CONFIG}")
-    texts: dict[str, str] = {}
-    for path, word in parse_output(result.stdout):
-        if path not in texts:
-            try:
-                texts[path] = read_text(repo.root / path, path)
-            except UnreadableFile:
-                texts[path] = ""
-        line, col = locate(texts[path], word)
-        findings.append(
-            Finding(
-                path,
-                line,
-                col,
-                CHECK,
-                f"unknown word {word!r}: fix it or add it to {WORDLIST}",
-                "spell/unknown-word",
+    out = []
+    for index, task in enumerate(config["matrix"]):
+        if not isinstance(task, dict):
+            raise UsageError(f"{CONFIG}: matrix entry {index + 1} is not a mapping")
+        dictionary = task.get("dictionary") or {}
+        if not isinstance(dictionary, dict):
+            raise UsageError(f"{CONFIG}: the dictionary of task {index + 1} is not a mapping")
+        out.append(
+            Task(
+                str(task.get("name", index + 1)),
+                _vetted_sources(repo, tree, task.get("sources")),
+                _aspell_options(index, task),
+                _vetted_sources(repo, tree, dictionary.get("wordlists")),
             )
         )
+    return out, findings
+
+
+def unknown_words(repo: Repo, task: Task, words: set[str]) -> set[str]:
+    """The words Aspell does not know, with the task's word lists: one Aspell run."""
+    if not words:
+        return set()
+    aspell = runner.require("aspell", "spell", INSTALL_HINT)
+    known: list[str] = []
+    for rel in task.wordlists:
+        known += [w.strip() for w in read_text(repo.root / rel, rel).split("\n") if w.strip()]
+    with tempfile.TemporaryDirectory(prefix="acp-docs-spell-") as tmp:
+        personal = Path(tmp) / "words.pws"
+        personal.write_text(
+            "personal_ws-1.1 en 0 utf-8\n" + "".join(f"{w}\n" for w in known), encoding="utf-8"
+        )
+        result = runner.run(
+            "aspell",
+            [aspell, "list", *task.options, "--encoding=utf-8", f"--personal={personal}"],
+            cwd=repo.root,
+            fix=f"check the aspell options of {CONFIG} and {WORDLIST}, or run `make setup`",
+            timeout=120,
+            stdin="".join(f"{w}\n" for w in sorted(words)),
+        )
+    return {line.strip() for line in result.stdout.splitlines() if line.strip()} & words
+
+
+def findings_for(
+    repo: Repo, task: Task, page_words: dict[str, set[str]], sources: dict[str, str]
+) -> list[Finding]:
+    """A finding for each unknown word of each file, at its first place in the source."""
+    chosen = {path: found for path, found in page_words.items() if path in set(task.sources)}
+    unknown = unknown_words(repo, task, set().union(*chosen.values()) if chosen else set())
+    findings = []
+    for path in sorted(chosen):
+        mine = chosen[path] & unknown
+        if not mine:
+            continue
+        where = prose.places(sources.get(path, ""), mine)
+        for word in sorted(mine):
+            line, col = where.get(word, (1, 1))
+            findings.append(
+                Finding(
+                    path,
+                    line,
+                    col,
+                    CHECK,
+                    f"unknown word {word!r}: fix it or add it to {WORDLIST}",
+                    "spell/unknown-word",
+                )
+            )
+    return findings
+
+
+def check_pages(
+    repo: Repo, page_words: dict[str, set[str]], sources: dict[str, str], render: Any
+) -> list[Finding]:
+    """Spelling of the pages one build rendered (`page_words`, by source path), every task.
+
+    A file a task names that is not a page of the site (README.md) is rendered
+    with `render`, the site's Markdown engine. Aspell runs once per task.
+    """
+    all_tasks, findings = tasks(repo)
+    words = dict(page_words)
+    texts = dict(sources)
+    for task in all_tasks:
+        for rel in task.sources:
+            if rel in words:
+                continue
+            try:
+                texts[rel] = read_text(repo.root / rel, rel)
+            except UnreadableFile as exc:
+                findings.append(Finding(rel, exc.line, 1, CHECK, exc.reason, "spell/unreadable"))
+                continue
+            words[rel] = prose.words(render(texts[rel]))
+        findings += findings_for(repo, task, words, texts)
     return sorted(set(findings))
