@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -16,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 SDK_SCHEMA = ROOT / "node_modules" / "@agentclientprotocol" / "sdk" / "schema"
 IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", "node_modules", "site", "__pycache__", ".pytest_cache", ".ruff_cache"
+    ".git", ".venv", ".cache", "node_modules", "site", "__pycache__", ".pytest_cache", ".ruff_cache"
 )
 
 
@@ -33,18 +38,56 @@ def run(
     )
 
 
+def acp(
+    args: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `acp-docs` in this process (no interpreter start-up), as a user would call it.
+
+    For commands that start no tool of their own; the output and exit status
+    are what the installed command gives (tests of the installed entry point
+    and of limits use `run`).
+    """
+    import contextlib
+    import io
+
+    from acp_docs import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env = dict(os.environ)
+    saved_cwd = os.getcwd()
+    os.environ.pop("GITHUB_ACTIONS", None)
+    os.environ.update(env or {})
+    try:
+        os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = cli.main(args)
+            except SystemExit as exc:  # argparse's usage errors
+                status = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["acp-docs", *args], status, out.getvalue(), err.getvalue())
+
+
 def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
     """Fail when a Python traceback reached the user."""
     assert "Traceback" not in result.stderr + result.stdout, result.stderr
 
 
-@pytest.fixture
-def repo_copy(tmp_path: Path) -> Path:
-    """A throwaway copy of the repository, sharing the installed node_modules."""
-    dest = tmp_path / "repo"
+def copy_repo(folder: Path) -> Path:
+    """A copy of the repository in `folder`, sharing the installed node_modules."""
+    dest = folder / "repo"
     shutil.copytree(ROOT, dest, ignore=IGNORED)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     return dest
+
+
+@pytest.fixture
+def repo_copy(tmp_path: Path) -> Path:
+    """A throwaway copy of the repository, sharing the installed node_modules."""
+    return copy_repo(tmp_path)
 
 
 @pytest.fixture(scope="session")
@@ -70,13 +113,52 @@ def render():
     return renderer(Repo.load(ROOT).config)
 
 
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site under the path of the published `site_url`, quietly."""
+
+    base = "/"
+
+    def translate_path(self, path: str) -> str:
+        if path.startswith(self.base):
+            path = "/" + path[len(self.base) :]
+        return super().translate_path(path)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built strictly once per test session from the repository."""
+def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """The site, built strictly once per test session and served at a loopback URL.
+
+    It is built with `site_url` set to that URL (under the published path), as
+    Material's instant navigation follows only links its sitemap lists for the
+    current origin. The site tests read the files; the browser tests load the URL.
+    """
+    from acp_docs.repo import Repo
+
+    site_url = Repo.load(ROOT).config.get("site_url") or "/"
+    base = urlsplit(site_url).path.rstrip("/") + "/"
     out = tmp_path_factory.mktemp("site")
-    result = run(["mkdocs", "build", "--strict", "--site-dir", str(out)])
+    handler = type("Handler", (_Handler,), {"base": base})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(out))
+    )
+    url = f"http://127.0.0.1:{server.server_address[1]}{base}"
+    result = run(
+        ["mkdocs", "build", "--strict", "--site-dir", str(out)], env={"ACP_DOCS_SITE_URL": url}
+    )
     assert result.returncode == 0, result.stderr
-    return out
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield out, url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def built_site(served_site: tuple[Path, str]) -> Path:
+    """The folder of the site built once per test session."""
+    return served_site[0]
 
 
 def replace_in(path: Path, old: str, new: str) -> None:

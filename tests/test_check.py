@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from conftest import BIN, ROOT, no_traceback, replace_in, run
+from conftest import BIN, ROOT, acp, copy_repo, no_traceback, replace_in, run
 
 RFD = "rfds/prompt-suggestions.md"
 
@@ -17,121 +20,145 @@ def _check(repo: Path, *args: str, env: dict[str, str] | None = None):
     return result
 
 
+CODE_ONLY_TYPO = "## Status quo\n\n```text\nrecieve\n```\n"
+"""A misspelling inside code, placed before the same word in prose: it must not count."""
+
+
+@dataclass
+class Planted:
+    """One copy of the repository with a problem planted in each check, checked once."""
+
+    repo: Path
+    result: subprocess.CompletedProcess[str]
+    before: dict[str, bytes]
+    after: dict[str, bytes]
+
+    def lines(self, text: str) -> list[str]:
+        """The reported lines that contain `text`."""
+        return [ln for ln in self.result.stdout.splitlines() if text in ln]
+
+    def line_of(self, reported: str, path: str) -> str:
+        """The source line a reported `path:line:col: ...` points at."""
+        number = int(reported.split(":")[1])
+        return (self.repo / path).read_text().splitlines()[number - 1]
+
+
+def _snapshot(repo: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(repo).as_posix(): p.read_bytes()
+        for p in sorted(repo.rglob("*"))
+        if "node_modules" not in p.parts and p.is_file() and not p.is_symlink()
+    }
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory) -> Planted:
+    repo = copy_repo(tmp_path_factory.mktemp("planted"))
+    rfd = repo / RFD
+    (repo / "rfds" / "other-idea.md").write_text(
+        rfd.read_text().replace("title: Prompt suggestions", "title: Another idea")
+    )
+    replace_in(rfd, "## Status quo\n", CODE_ONLY_TYPO)
+    replace_in(rfd, "A user finishes reading", "A user recieve finishes reading")
+    replace_in(rfd, '"suggestions": [] }', '"suggestions": [""] }')
+    replace_in(rfd, "## Shiny future\n", "## A brighter tomorrow\n")
+    replace_in(rfd, "status: draft", "status: active")
+    replace_in(
+        repo / "docs" / "protocol" / "prompt-suggestions.md",
+        "There is nothing to negotiate.",
+        "There is nothing to negotaite.",
+    )
+    index = repo / "docs" / "index.md"
+    replace_in(index, "# ACP prompt suggestions\n", "# ACP prompt suggestions\n\n\n\n")
+    replace_in(index, "md#frequently-asked-questions", "md#frequently-asked-question")
+    replace_in(repo / "schema" / "prompt-suggestions" / "v1.json", "Never empty.", "Empty.")
+    replace_in(repo / "mkdocs.yml", "rfds/preview.md", "rfds/previews.md")
+    before = _snapshot(repo)
+    result = _check(repo)
+    return Planted(repo, result, before, _snapshot(repo))
+
+
 def test_the_clean_repository_passes(aspell: None) -> None:
     result = _check(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "all checks passed" in result.stderr
     assert result.stdout == ""
-    for name in ("schema", "examples", "rfds", "links", "build", "spell", "format"):
-        assert f"  {name} " in result.stderr
+    for name in ("files", "schema", "examples", "rfds", "links", "build", "spell", "format"):
+        assert re.search(rf"^  {name} +ok ", result.stderr, re.M), result.stderr
+
+
+def test_a_planted_problem_fails_each_check_and_the_summary_says_which(
+    planted: Planted, aspell: None
+) -> None:
+    assert planted.result.returncode == 1, planted.result.stderr
+    for name in ("schema", "examples", "rfds", "links", "spell", "format"):
+        assert re.search(rf"^  {name} +failed ", planted.result.stderr, re.M), name
+    assert re.search(r"^  files +ok ", planted.result.stderr, re.M)
+
+
+def test_checks_write_nothing_in_the_repository(planted: Planted, aspell: None) -> None:
+    assert planted.after == planted.before
 
 
 def test_misspelt_prose_fails_but_the_same_word_in_code_does_not(
-    repo_copy: Path, aspell: None
+    planted: Planted, aspell: None
 ) -> None:
-    rfd = repo_copy / RFD
-    replace_in(rfd, "## Shiny future\n", "## Shiny future\n\n```text\nrecieve\n```\n")
-    clean = _check(repo_copy, "--only", "spell")
-    assert clean.returncode == 0, clean.stdout
-    replace_in(rfd, "A user finishes reading", "A user recieve finishes reading")
-    result = _check(repo_copy, "--only", "spell")
-    assert result.returncode == 1
-    line = next(ln for ln in result.stdout.splitlines() if "recieve" in ln)
+    (line,) = planted.lines("'recieve'")
+    assert line.startswith(f"{RFD}:")
+    assert "A user recieve" in planted.line_of(line, RFD)
+
+
+def test_misspelling_inside_a_content_tab_is_found(planted: Planted, aspell: None) -> None:
+    (line,) = planted.lines("'negotaite'")
+    assert line.startswith("docs/protocol/prompt-suggestions.md:")
+    assert "negotaite" in planted.line_of(line, "docs/protocol/prompt-suggestions.md")
+
+
+def test_prettier_violation_fails(planted: Planted) -> None:
+    assert "docs/index.md:2:1: Prettier would reformat this file" in planted.result.stdout
+
+
+def test_rfd_missing_from_the_navigation_fails(planted: Planted) -> None:
+    message = "rfds/other-idea.md:1:1: RFD is missing from the mkdocs.yml navigation"
+    assert message in planted.result.stdout
+
+
+def test_status_that_disagrees_with_the_navigation_group_fails(planted: Planted) -> None:
+    (line,) = planted.lines("has status 'active' but sits under RFDs > Draft")
+    assert line.startswith("mkdocs.yml:")
+    assert "rfds/prompt-suggestions.md" in planted.line_of(line, "mkdocs.yml")
+
+
+def test_navigation_entry_to_a_missing_file_fails(planted: Planted) -> None:
+    (line,) = planted.lines("navigation entry 'rfds/previews.md' points at a missing file")
+    assert "rfds/previews.md" in planted.line_of(line, "mkdocs.yml")
+
+
+def test_missing_template_section_fails(planted: Planted) -> None:
+    assert f"{RFD}:1:1: missing template section '## Shiny future'" in planted.result.stdout
+
+
+def test_broken_anchor_link_fails(planted: Planted) -> None:
+    (line,) = planted.lines("frequently-asked-question'")
+    assert line.startswith("docs/index.md:")
+    assert "#frequently-asked-question)" in planted.line_of(line, "docs/index.md")
+
+
+def test_planted_invalid_example_fails_once_at_its_line(planted: Planted) -> None:
+    problem = "[v1 SessionUpdate] /suggestions/0: '' is not of type 'object'"
+    (line,) = planted.lines(problem)
     assert line.startswith(f"{RFD}:")
     number = int(line.split(":")[1])
-    assert "A user recieve" in rfd.read_text().splitlines()[number - 1]
+    fence, payload = (planted.repo / RFD).read_text().splitlines()[number - 1 : number + 1]
+    assert fence.startswith("```json") and '"suggestions": [""]' in payload
 
 
-def test_misspelling_inside_a_content_tab_is_found(repo_copy: Path, aspell: None) -> None:
-    replace_in(
-        repo_copy / "docs" / "protocol" / "prompt-suggestions.md",
-        "There is nothing to negotiate.",
-        "There is nothing to negotaite.",
-    )
-    result = _check(repo_copy, "--only", "spell")
-    assert result.returncode == 1
-    assert "docs/protocol/prompt-suggestions.md:" in result.stdout
-    assert "'negotaite'" in result.stdout
+def test_drifted_fragment_fails(planted: Planted) -> None:
+    assert planted.lines("schema/prompt-suggestions/v1.json:")
 
 
-def test_prettier_violation_fails(repo_copy: Path) -> None:
-    replace_in(
-        repo_copy / "docs" / "index.md",
-        "# ACP prompt suggestions\n",
-        "# ACP prompt suggestions\n\n\n\n",
-    )
-    result = _check(repo_copy, "--only", "format")
-    assert result.returncode == 1
-    assert "docs/index.md:2:1: Prettier would reformat this file" in result.stdout
-
-
-def test_rfd_dropped_from_the_navigation_fails(repo_copy: Path) -> None:
-    replace_in(
-        repo_copy / "mkdocs.yml", "          - Prompt suggestions: rfds/prompt-suggestions.md\n", ""
-    )
-    result = _check(repo_copy, "--only", "rfds", "build")
-    assert result.returncode == 1
-    assert f"{RFD}:1:1: RFD is missing from the mkdocs.yml navigation" in result.stdout
-
-
-def test_status_that_disagrees_with_the_navigation_group_fails(repo_copy: Path) -> None:
-    replace_in(repo_copy / RFD, "status: draft", "status: active")
-    result = _check(repo_copy, "--only", "rfds")
-    assert result.returncode == 1
-    assert "has status 'active' but sits under RFDs > Draft" in result.stdout
-    assert "mkdocs.yml:" in result.stdout
-
-
-def test_navigation_entry_to_a_missing_file_fails(repo_copy: Path) -> None:
-    replace_in(repo_copy / "mkdocs.yml", "rfds/preview.md", "rfds/previews.md")
-    result = _check(repo_copy, "--only", "rfds", "build")
-    assert result.returncode == 1
-    assert "navigation entry 'rfds/previews.md' points at a missing file" in result.stdout
-    lines = (repo_copy / "mkdocs.yml").read_text().splitlines()
-    reported = next(ln for ln in result.stdout.splitlines() if "previews.md' points" in ln)
-    assert "rfds/previews.md" in lines[int(reported.split(":")[1]) - 1]
-
-
-def test_missing_template_section_fails(repo_copy: Path) -> None:
-    replace_in(repo_copy / RFD, "## Shiny future\n", "## A brighter tomorrow\n")
-    result = _check(repo_copy, "--only", "rfds")
-    assert result.returncode == 1
-    assert f"{RFD}:1:1: missing template section '## Shiny future'" in result.stdout
-
-
-def test_broken_anchor_link_fails(repo_copy: Path) -> None:
-    replace_in(
-        repo_copy / "docs" / "index.md",
-        "rfds/prompt-suggestions.md#frequently-asked-questions",
-        "rfds/prompt-suggestions.md#frequently-asked-question",
-    )
-    result = _check(repo_copy, "--only", "links")
-    assert result.returncode == 1
-    line = next(ln for ln in result.stdout.splitlines() if "frequently-asked-question'" in ln)
-    assert line.startswith("docs/index.md:")
-    assert int(line.split(":")[1]) > 1
-
-
-def test_planted_invalid_example_fails_examples_and_build(repo_copy: Path) -> None:
-    replace_in(repo_copy / RFD, '"suggestions": [] }', '"suggestions": [""] }')
-    result = _check(repo_copy, "--only", "examples", "build")
-    assert result.returncode == 1
-    problem = "[v1 SessionUpdate] /suggestions/0: '' is not of type 'object'"
-    assert result.stdout.count(problem) == 1, "the example was checked twice"
-    assert "  examples  failed" in result.stderr
-    assert "  build     ok" in result.stderr
-
-
-def test_drifted_fragment_fails(repo_copy: Path) -> None:
-    replace_in(repo_copy / "schema" / "prompt-suggestions" / "v1.json", "Never empty.", "Empty.")
-    result = _check(repo_copy, "--only", "schema")
-    assert result.returncode == 1
-    assert "schema/prompt-suggestions/v1.json:" in result.stdout
-
-
-def test_github_actions_gets_annotations(repo_copy: Path) -> None:
-    replace_in(repo_copy / RFD, "## Shiny future\n", "## A brighter tomorrow\n")
-    result = _check(repo_copy, "--only", "rfds", env={"GITHUB_ACTIONS": "true"})
+def test_github_actions_gets_annotations(planted: Planted) -> None:
+    result = _check(planted.repo, "--only", "rfds", env={"GITHUB_ACTIONS": "true"})
     assert result.returncode == 1
     assert (
         f"::error file={RFD},line=1,col=1,title=acp-docs rfds/missing-section::missing template"
@@ -181,7 +208,7 @@ def test_spell_without_aspell_says_how_to_install_it(repo_copy: Path) -> None:
 )
 def test_rfd_lint_rules(repo_copy: Path, old: str, new: str, message: str) -> None:
     replace_in(repo_copy / RFD, old, new)
-    result = run(["acp-docs", "rfds"], cwd=repo_copy)
+    result = acp(["rfds"], cwd=repo_copy)
     assert result.returncode == 1, result.stdout
     assert message in result.stdout
     assert RFD in result.stdout
@@ -190,7 +217,7 @@ def test_rfd_lint_rules(repo_copy: Path, old: str, new: str, message: str) -> No
 def test_rfd_lint_cross_file_rules(repo_copy: Path) -> None:
     text = (repo_copy / RFD).read_text()
     (repo_copy / "rfds" / "Other_RFD.md").write_text(text)
-    result = run(["acp-docs", "rfds"], cwd=repo_copy)
+    result = acp(["rfds"], cwd=repo_copy)
     assert result.returncode == 1
     assert "'Other_RFD.md' is not kebab-case" in result.stdout
     assert "another RFD has the same title 'Prompt suggestions'" in result.stdout
@@ -200,11 +227,11 @@ def test_rfd_lint_cross_file_rules(repo_copy: Path) -> None:
 def test_rfd_without_front_matter_or_with_bad_bytes(repo_copy: Path) -> None:
     rfd = repo_copy / RFD
     rfd.write_text(rfd.read_text().split("---\n", 2)[2])
-    result = run(["acp-docs", "rfds"], cwd=repo_copy)
+    result = acp(["rfds"], cwd=repo_copy)
     assert result.returncode == 1
     assert f"{RFD}:1:1: missing YAML front matter" in result.stdout
     rfd.write_bytes(b"---\ntitle: x\n---\n\n\xff\n")
-    result = run(["acp-docs", "rfds"], cwd=repo_copy)
+    result = acp(["rfds"], cwd=repo_copy)
     assert result.returncode == 1
     assert f"{RFD}:5:1: not valid UTF-8" in result.stdout
     no_traceback(result)
@@ -212,7 +239,7 @@ def test_rfd_without_front_matter_or_with_bad_bytes(repo_copy: Path) -> None:
 
 def test_malformed_mkdocs_yml_exits_2(repo_copy: Path) -> None:
     (repo_copy / "mkdocs.yml").write_text("nav: [\n")
-    result = run(["acp-docs", "rfds"], cwd=repo_copy)
+    result = acp(["rfds"], cwd=repo_copy)
     assert result.returncode == 2
     assert "mkdocs.yml:" in result.stderr and "malformed YAML" in result.stderr
     no_traceback(result)
@@ -227,17 +254,3 @@ def test_pyspelling_extensions_must_match_mkdocs(repo_copy: Path, aspell: None) 
     result = run(["acp-docs", "spell"], cwd=repo_copy)
     assert result.returncode == 1
     assert ".pyspelling.yml:" in result.stdout and "differ from mkdocs.yml" in result.stdout
-
-
-def test_checks_write_nothing_in_the_repository(repo_copy: Path, aspell: None) -> None:
-    def snapshot() -> dict[str, bytes]:
-        return {
-            p.relative_to(repo_copy).as_posix(): p.read_bytes()
-            for p in sorted(repo_copy.rglob("*"))
-            if "node_modules" not in p.parts and p.is_file()
-        }
-
-    before = snapshot()
-    result = _check(repo_copy)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert snapshot() == before

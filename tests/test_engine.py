@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import BIN, ROOT, no_traceback, replace_in, run
+from conftest import BIN, ROOT, acp, no_traceback, replace_in, run
 
 ENGINE = ROOT / "scripts" / "acp_docs"
 
@@ -65,15 +65,14 @@ def _plant_source(repo: Path, slug: str, text: str) -> Path:
 
 def _second_rfd(repo: Path, source: str = SECOND_SOURCE) -> Path:
     """Add an RFD with its own schema change, touching only rfds/, schema/ and mkdocs.yml."""
-    made = run(
-        ["acp-docs", "new", "session-labels", "--title", "Session labels", "--author", "octocat"],
-        cwd=repo,
+    made = acp(
+        ["new", "session-labels", "--title", "Session labels", "--author", "octocat"], cwd=repo
     )
     assert made.returncode == 0, made.stderr
     rfd = repo / "rfds" / "session-labels.md"
     replace_in(rfd, "## Shiny future\n", SECOND_EXAMPLES.lstrip("\n") + "\n## Shiny future\n")
     _plant_source(repo, "session-labels", source)
-    generated = run(["acp-docs", "schema", "generate"], cwd=repo)
+    generated = acp(["schema", "generate"], cwd=repo)
     assert generated.returncode == 0, generated.stderr
     return rfd
 
@@ -97,14 +96,12 @@ def test_a_second_rfd_with_another_kind_of_change_is_validated_and_published(
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
 
-    merged = json.loads(
-        run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy).stdout
-    )
+    merged = json.loads(acp(["schema", "merge", "--protocol", "v1"], cwd=repo_copy).stdout)
     assert "SessionLabelsCapabilities" in merged["$defs"]
     assert "PromptSuggestionsCapabilities" in merged["$defs"]
     session = merged["$defs"]["ClientSessionCapabilities"]["properties"]
     assert {"sessionLabels", "promptSuggestions"} <= set(session)
-    v2 = json.loads(run(["acp-docs", "schema", "merge", "--protocol", "v2"], cwd=repo_copy).stdout)
+    v2 = json.loads(acp(["schema", "merge", "--protocol", "v2"], cwd=repo_copy).stdout)
     assert "SessionLabelsCapabilities" not in v2["$defs"]
 
     # The second RFD's example is checked against the merged schema, at its line.
@@ -141,7 +138,7 @@ def test_the_reference_and_downloads_list_every_rfd(repo_copy: Path) -> None:
 def test_two_rfds_that_change_the_same_place_are_refused_naming_both(repo_copy: Path) -> None:
     clash = SECOND_SOURCE.replace("property: sessionLabels", "property: promptSuggestions")
     _plant_source(repo_copy, "session-labels", clash)
-    result = run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy)
+    result = acp(["schema", "merge", "--protocol", "v1"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 2
     assert "'prompt-suggestions' (schema/prompt-suggestions/source.yaml)" in result.stderr
@@ -163,7 +160,7 @@ def test_two_rfds_that_add_the_same_variant_are_refused(repo_copy: Path) -> None
         "changes:\n  - op: add-variant\n    union: SessionUpdate\n    tag: prompt_suggestions\n"
         "    fields: OtherFields\n",
     )
-    result = run(["acp-docs", "schema", "merge", "--protocol", "v2"], cwd=repo_copy)
+    result = acp(["schema", "merge", "--protocol", "v2"], cwd=repo_copy)
     assert result.returncode == 2
     assert "'other-suggestions'" in result.stderr and "'prompt-suggestions'" in result.stderr
     assert "variant 'prompt_suggestions'" in result.stderr
@@ -177,18 +174,18 @@ def test_a_json_patch_change_with_a_failing_test_guard_is_refused(repo_copy: Pat
         "  - op: test\n    path: /$defs/SessionNotification/x-method\n    value: session/updated\n"
         "  - op: replace\n    path: /$defs/SessionNotification/description\n    value: new\n",
     )
-    result = run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy)
+    result = acp(["schema", "merge", "--protocol", "v1"], cwd=repo_copy)
     assert result.returncode == 2
     assert "schema/session-labels/source.yaml:5:1: test failed" in result.stderr
     replace_in(folder / "source.yaml", "value: session/updated", "value: session/update")
-    merged = run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy)
+    merged = acp(["schema", "merge", "--protocol", "v1"], cwd=repo_copy)
     assert merged.returncode == 0, merged.stderr
     assert json.loads(merged.stdout)["$defs"]["SessionNotification"]["description"] == "new"
 
 
 def test_a_schema_source_without_its_rfd_is_a_finding(repo_copy: Path) -> None:
     _plant_source(repo_copy, "orphan", SECOND_SOURCE)
-    assert run(["acp-docs", "schema", "generate"], cwd=repo_copy).returncode == 0
+    assert acp(["schema", "generate"], cwd=repo_copy).returncode == 0
     result = run(["acp-docs", "check", "--only", "schema"], cwd=repo_copy)
     assert result.returncode == 1
     assert (

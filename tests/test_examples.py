@@ -10,7 +10,7 @@ from acp_docs.examples import check_text
 from acp_docs.markdown import code_blocks
 from acp_docs.payloads import check_fixtures, fixture_definition
 
-from conftest import ROOT, replace_in, run
+from conftest import ROOT, acp, replace_in, run
 
 TABBED = """\
 # Page
@@ -125,7 +125,7 @@ def test_front_matter_is_skipped_and_lines_stay_the_file_lines(schemas, render) 
 
 
 def test_every_repository_example_is_checked_and_clean() -> None:
-    result = run(["acp-docs", "examples"])
+    result = acp(["examples"])
     assert result.returncode == 0, result.stdout
     assert result.stdout == ""
     summary = result.stderr.strip().splitlines()[-1]
@@ -142,7 +142,7 @@ def test_examples_command_reports_a_planted_problem(repo_copy: Path) -> None:
         '      }\n    }\n    ```\n\n=== "v2"',
         '{ "text": "" }\n          ]\n        }\n      }\n    }\n    ```\n\n=== "v2"',
     )
-    result = run(["acp-docs", "examples"], cwd=repo_copy)
+    result = acp(["examples"], cwd=repo_copy)
     assert result.returncode == 1
     line = next(ln for ln in result.stdout.splitlines() if ln.startswith("rfds/"))
     path, number, col, rest = line.split(":", 3)
@@ -159,7 +159,7 @@ def test_examples_command_reports_a_planted_problem(repo_copy: Path) -> None:
 def test_examples_command_github_annotations(repo_copy: Path) -> None:
     page = repo_copy / "docs" / "index.md"
     replace_in(page, '"suggestions": [{ "text": "Run', '"suggestions": [{ "txt": "Run')
-    result = run(["acp-docs", "examples", "docs"], cwd=repo_copy, env={"GITHUB_ACTIONS": "true"})
+    result = acp(["examples", "docs"], cwd=repo_copy, env={"GITHUB_ACTIONS": "true"})
     assert result.returncode == 1
     assert "::error file=docs/index.md,line=" in result.stdout
 

@@ -11,7 +11,7 @@ import pytest
 from acp_docs.markdown import code_blocks, rendered_blocks
 from acp_docs.repo import Repo
 
-from conftest import ROOT, no_traceback, replace_in, require_tool, run
+from conftest import ROOT, acp, no_traceback, replace_in, require_tool
 
 RFD = "rfds/prompt-suggestions.md"
 MDX = "docs/rfds/prompt-suggestions.mdx"
@@ -45,7 +45,7 @@ def upstream(tmp_path: Path) -> Path:
 
 
 def _export(upstream: Path, *extra: str, cwd: Path = ROOT):
-    result = run(["acp-docs", "export", "upstream", str(upstream), *extra], cwd=cwd)
+    result = acp(["export", "upstream", str(upstream), *extra], cwd=cwd)
     no_traceback(result)
     return result
 

@@ -8,7 +8,7 @@ from acp_docs import protocols
 from acp_docs.errors import UsageError
 from acp_docs.examples import check_text
 
-from conftest import SDK_SCHEMA, no_traceback, run
+from conftest import SDK_SCHEMA, acp, no_traceback
 
 
 @pytest.mark.parametrize("name", protocols.NAMES)
@@ -58,7 +58,7 @@ def test_an_unknown_version_is_a_usage_error_not_another_version() -> None:
         UsageError, match="unknown ACP protocol version 'v3': known versions are v1, v2"
     ):
         protocols.get("v3")
-    result = run(["acp-docs", "schema", "merge", "--protocol", "v3"])
+    result = acp(["schema", "merge", "--protocol", "v3"])
     no_traceback(result)
     assert result.returncode == 2
     assert "invalid choice: 'v3'" in result.stderr

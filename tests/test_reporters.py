@@ -8,7 +8,7 @@ from pathlib import Path
 from acp_docs.findings import CheckResult, Finding
 from acp_docs.reporters import Report, render
 
-from conftest import ROOT, no_traceback, replace_in, run
+from conftest import ROOT, acp, no_traceback, replace_in
 
 PLAIN = Finding("rfds/a.md", 3, 5, "examples", "bad payload", "examples/invalid-payload")
 FORGED = Finding(
@@ -87,12 +87,12 @@ def test_every_reporting_command_takes_format_and_keeps_summaries_off_stdout(
         ["validate", "--protocol", "v1", "--def", "SessionUpdate", str(fixture)],
     ]
     for command in commands:
-        result = run(["acp-docs", *command, "--format", "sarif"], cwd=repo_copy)
+        result = acp([*command, "--format", "sarif"], cwd=repo_copy)
         no_traceback(result)
         log = json.loads(result.stdout)
         assert log["version"] == "2.1.0", command
         assert result.stderr.strip(), command
-    validate = run(["acp-docs", *commands[3], "--format", "github"], cwd=repo_copy)
+    validate = acp([*commands[3], "--format", "github"], cwd=repo_copy)
     assert validate.returncode == 1
     assert "::error file=" in validate.stdout and "SessionUpdate.empty-text.json" in validate.stdout
     assert "0 valid, 1 invalid" in validate.stderr

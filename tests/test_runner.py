@@ -20,22 +20,31 @@ def test_a_missing_tool_names_itself_and_the_fix(tmp_path: Path) -> None:
 
 
 def test_a_hanging_tool_is_stopped_with_its_children(tmp_path: Path) -> None:
-    marker = tmp_path / "child-alive"
+    pid_file = tmp_path / "child.pid"
     child = tmp_path / "child.py"
-    child.write_text(f"import time\ntime.sleep(3)\nopen({str(marker)!r}, 'w').close()\n")
+    child.write_text(
+        f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
+    )
     parent = tmp_path / "parent.py"
     parent.write_text(
-        "import subprocess, sys, time\n"
+        "import os, subprocess, sys, time\n"
         f"subprocess.Popen([sys.executable, {str(child)!r}])\n"
+        f"while not os.path.exists({str(pid_file)!r}): time.sleep(0.01)\n"
         "time.sleep(60)\n"
     )
-    script = str(parent)
     start = time.monotonic()
-    with pytest.raises(runner.ToolFailure, match=r"did not finish within 0\.5 s"):
-        runner.run("sleeper", [sys.executable, script], cwd=tmp_path, fix="x", timeout=0.5)
+    with pytest.raises(runner.ToolFailure, match=r"did not finish within 1\.5 s"):
+        runner.run("sleeper", [sys.executable, str(parent)], cwd=tmp_path, fix="x", timeout=1.5)
     assert time.monotonic() - start < 10
-    time.sleep(3.5)
-    assert not marker.exists(), "the tool's child outlived the timeout"
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    pytest.fail("the tool's child outlived the timeout")
 
 
 def test_a_crashing_tool_reports_its_status_and_last_words(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from acp_docs import protocols
 from acp_docs.schema import fragments, merge, source
 from acp_docs.schema.merge import MergeRefused
 
-from conftest import ROOT, SDK_SCHEMA, no_traceback, replace_in, run
+from conftest import ROOT, SDK_SCHEMA, acp, no_traceback, replace_in, run
 
 SOURCE = "schema/prompt-suggestions/source.yaml"
 FRAGMENT = "schema/prompt-suggestions/{}.json"
@@ -203,7 +203,7 @@ def test_schema_check_fails_on_a_hand_edit_and_writes_nothing(repo_copy: Path) -
     fragment = repo_copy / FRAGMENT.format("v2")
     replace_in(fragment, '"minLength": 1', '"minLength": 0')
     edited = fragment.read_bytes()
-    result = run(["acp-docs", "schema", "check"], cwd=repo_copy)
+    result = acp(["schema", "check"], cwd=repo_copy)
     assert result.returncode == 1
     assert result.stdout.startswith(FRAGMENT.format("v2") + ":")
     assert '-          "minLength": 0' in result.stderr
@@ -216,12 +216,12 @@ def test_the_source_of_the_checkout_in_use_decides_not_the_installed_one(
 ) -> None:
     # Two checkouts share one environment (the editable install points at ROOT).
     replace_in(repo_copy / SOURCE, "Never empty.", "Never blank.")
-    copy_result = run(["acp-docs", "schema", "check"], cwd=repo_copy)
+    copy_result = acp(["schema", "check"], cwd=repo_copy)
     assert copy_result.returncode == 1, copy_result.stderr
     assert FRAGMENT.format("v1") in copy_result.stdout
     assert '+          "description": "The suggested prompt' in copy_result.stderr
-    assert run(["acp-docs", "schema", "check"], cwd=ROOT).returncode == 0
-    assert run(["acp-docs", "schema", "generate"], cwd=repo_copy).returncode == 0
+    assert acp(["schema", "check"], cwd=ROOT).returncode == 0
+    assert acp(["schema", "generate"], cwd=repo_copy).returncode == 0
     assert "Never blank." in (repo_copy / FRAGMENT.format("v2")).read_text()
     assert "Never blank." not in (ROOT / FRAGMENT.format("v2")).read_text()
 
@@ -231,12 +231,12 @@ def test_schema_generate_restores_a_fragment_and_removes_a_stale_one(repo_copy: 
     fragment.write_text("{}\n")
     stale = repo_copy / FRAGMENT.format("v9")
     stale.write_text("{}\n")
-    check = run(["acp-docs", "schema", "check"], cwd=repo_copy)
+    check = acp(["schema", "check"], cwd=repo_copy)
     assert check.returncode == 1 and "does not target v9" in check.stdout
-    assert run(["acp-docs", "schema", "generate"], cwd=repo_copy).returncode == 0
+    assert acp(["schema", "generate"], cwd=repo_copy).returncode == 0
     assert fragment.read_text() == (ROOT / FRAGMENT.format("v1")).read_text()
     assert not stale.exists()
-    assert run(["acp-docs", "schema", "check"], cwd=repo_copy).returncode == 0
+    assert acp(["schema", "check"], cwd=repo_copy).returncode == 0
 
 
 @pytest.mark.parametrize(
@@ -262,7 +262,7 @@ def test_a_broken_source_is_a_clear_error_at_its_line(
 ) -> None:
     replace_in(repo_copy / SOURCE, old, new)
     line = (repo_copy / SOURCE).read_text().split(new)[0].count("\n") + 1
-    result = run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy)
+    result = acp(["schema", "merge", "--protocol", "v1"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 2
     assert message in result.stderr
@@ -272,7 +272,7 @@ def test_a_broken_source_is_a_clear_error_at_its_line(
 
 
 def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
-    printed = run(["acp-docs", "schema", "merge", "--protocol", "v1"])
+    printed = acp(["schema", "merge", "--protocol", "v1"])
     assert printed.returncode == 0
     merged = json.loads(printed.stdout)
     assert "PromptSuggestion" in merged["$defs"]
@@ -289,7 +289,7 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
     assert written.returncode == 0
     assert json.loads(out.read_text()) == merged
     assert base_file.read_bytes() == base_bytes
-    again = run(["acp-docs", "schema", "merge", "--protocol", "v1", "--base", str(out)])
+    again = acp(["schema", "merge", "--protocol", "v1", "--base", str(out)])
     assert again.returncode == 2
     assert "already" in again.stderr
     assert len(again.stderr.strip().splitlines()) == 1
@@ -299,28 +299,22 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
 def test_a_draft_goes_into_the_unstable_base_and_a_completed_rfd_into_the_stable_one(
     repo_copy: Path,
 ) -> None:
-    stable = json.loads(
-        run(["acp-docs", "schema", "merge", "--protocol", "v2", "--channel", "stable"]).stdout
-    )
+    stable = json.loads(acp(["schema", "merge", "--protocol", "v2", "--channel", "stable"]).stdout)
     assert "PromptSuggestion" not in stable["$defs"]
     assert stable["x-acp-merged"]["rfds"] == []
-    unstable = json.loads(run(["acp-docs", "schema", "merge", "--protocol", "v2"]).stdout)
+    unstable = json.loads(acp(["schema", "merge", "--protocol", "v2"]).stdout)
     description = unstable["$defs"]["PromptSuggestion"]["description"]
     assert description.startswith("**UNSTABLE**\n\nThis capability is not part of the spec yet")
     branch = unstable["$defs"]["SessionUpdate"]["anyOf"][-2]
     assert branch["description"].startswith("**UNSTABLE**")
 
     replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "status: draft", "status: completed")
-    assert run(["acp-docs", "schema", "check"], cwd=repo_copy).returncode == 1, (
-        "status drives fragments"
-    )
-    assert run(["acp-docs", "schema", "generate"], cwd=repo_copy).returncode == 0
+    assert acp(["schema", "check"], cwd=repo_copy).returncode == 1, "status drives fragments"
+    assert acp(["schema", "generate"], cwd=repo_copy).returncode == 0
     fragment = json.loads((repo_copy / FRAGMENT.format("v1")).read_text())
     assert fragment["x-acp-merge"]["base"] == "schema.json"
     assert "UNSTABLE" not in json.dumps(fragment)
-    completed = json.loads(
-        run(["acp-docs", "schema", "merge", "--protocol", "v1"], cwd=repo_copy).stdout
-    )
+    completed = json.loads(acp(["schema", "merge", "--protocol", "v1"], cwd=repo_copy).stdout)
     assert completed["x-acp-merged"]["base"].endswith("schema/v1/schema.json")
     session = completed["$defs"]["ClientSessionCapabilities"]["properties"]
     assert not session["promptSuggestions"]["description"].startswith("**UNSTABLE**")
@@ -328,7 +322,7 @@ def test_a_draft_goes_into_the_unstable_base_and_a_completed_rfd_into_the_stable
 
 def test_merge_without_installed_schemas_says_to_run_make_setup(repo_copy: Path) -> None:
     (repo_copy / "node_modules").unlink()
-    result = run(["acp-docs", "schema", "merge", "--protocol", "v2"], cwd=repo_copy)
+    result = acp(["schema", "merge", "--protocol", "v2"], cwd=repo_copy)
     assert result.returncode == 2
     assert "make setup" in result.stderr
     no_traceback(result)
@@ -336,7 +330,7 @@ def test_merge_without_installed_schemas_says_to_run_make_setup(repo_copy: Path)
 
 def test_commands_act_on_the_repository_in_the_current_directory(repo_copy: Path) -> None:
     (repo_copy / FRAGMENT.format("v1")).write_text("{}\n")
-    result = run(["acp-docs", "schema", "check"], cwd=repo_copy / "docs" / "schema")
+    result = acp(["schema", "check"], cwd=repo_copy / "docs" / "schema")
     assert result.returncode == 1, "check ran against another checkout"
 
 

@@ -6,6 +6,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from acp_docs import rfds
 from acp_docs.markdown import headings
 from acp_docs.repo import Repo
 from acp_docs.rfds import SECTIONS
@@ -27,7 +28,7 @@ def test_rfd_page_has_an_anchor_for_every_section_and_faq_question(built_site: P
     faq_line = next(h.line for h in heads if h.text == "Frequently asked questions")
     history_line = next(h.line for h in heads if h.text == "Revision history")
     questions = [h.text for h in heads if h.level == 3 and faq_line < h.line < history_line]
-    assert len(questions) >= 9
+    assert questions, "the FAQ has no questions"
     for text in [*SECTIONS, *questions]:
         assert _slug(text) in ids, f"no anchor for {text!r}"
     for seed_question in ("session_info_update", "a list", "still deciding", "acceptance"):
@@ -60,11 +61,14 @@ def test_rfd_index_lists_the_rfd_with_its_status(built_site: Path) -> None:
     )
     assert row, "the RFD index has no row for the RFD"
     assert "<td>Draft</td>" in row.group(0)
-    assert "@nikita-ashihmin" in row.group(0)
+    (rfd,) = [r for r in rfds.load_all(Repo.load(ROOT)) if r.slug == "prompt-suggestions"]
+    for author in rfd.meta["authors"]:
+        assert f"@{author}" in row.group(0)
     draft = (built_site / "rfds" / "draft" / "index.html").read_text()
     assert "Prompt suggestions</a>" in draft
     active = (built_site / "rfds" / "active" / "index.html").read_text()
-    assert "No RFD is Active yet" in active
+    article = active.split("<article", 1)[1].split("</article>", 1)[0]
+    assert "prompt-suggestions/" not in article and "<table>" not in article
 
 
 def test_edit_link_of_an_rfd_points_at_rfds(built_site: Path) -> None:
@@ -106,13 +110,17 @@ def test_editing_an_rfd_is_picked_up_without_a_copy(repo_copy: Path) -> None:
     assert not (repo_copy / "docs" / "rfds" / "prompt-suggestions.md").exists()
 
 
-def test_make_setup_twice_does_nothing_the_second_time() -> None:
-    first = subprocess.run(["make", "setup"], cwd=ROOT, capture_output=True, text=True)
-    assert first.returncode == 0, first.stderr
-    stamp = ROOT / ".venv" / ".acp-docs-installed"
-    before = stamp.stat().st_mtime_ns
-    second = subprocess.run(["make", "setup"], cwd=ROOT, capture_output=True, text=True)
-    assert second.returncode == 0, second.stderr
-    assert "pip install" not in second.stdout
-    assert "npm ci" not in second.stdout
-    assert stamp.stat().st_mtime_ns == before
+def test_set_up_is_stamped_and_a_second_make_setup_would_install_nothing() -> None:
+    """`make -n` prints what make would run, and runs nothing: after set-up, no install."""
+    stamps = [".venv/.acp-docs-installed", "node_modules/.acp-docs-installed"]
+    plan = subprocess.run(["make", "-n", *stamps], cwd=ROOT, capture_output=True, text=True)
+    assert plan.returncode == 0, plan.stderr
+    assert "pip install" not in plan.stdout and "npm ci" not in plan.stdout, plan.stdout
+    newer = subprocess.run(
+        ["make", "-n", "-W", "package-lock.json", *stamps], cwd=ROOT, capture_output=True, text=True
+    )
+    assert "npm ci" in newer.stdout and "pip install" not in newer.stdout, newer.stdout
+    changed = subprocess.run(
+        ["make", "-n", "-W", "pyproject.toml", *stamps], cwd=ROOT, capture_output=True, text=True
+    )
+    assert "pip install" in changed.stdout and "npm ci" not in changed.stdout, changed.stdout

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, no_traceback, run
+from conftest import ROOT, acp, no_traceback
 
 SESSION = ROOT / "scripts" / "reference" / "session.py"
 
@@ -34,7 +34,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 
 def trace(path: Path, *extra: str):
-    result = run(["acp-docs", "trace", "--protocol", "v1", str(path), *extra])
+    result = acp(["trace", "--protocol", "v1", str(path), *extra])
     no_traceback(result)
     return result
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import ROOT, no_traceback, run
+from conftest import ROOT, acp, no_traceback
 
 FIXTURES = ROOT / "schema" / "examples"
 
 
 def _validate(*args: str, cwd: Path = ROOT):
-    result = run(["acp-docs", "validate", *args], cwd=cwd)
+    result = acp(["validate", *args], cwd=cwd)
     no_traceback(result)
     return result
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import logging
+import os
 import posixpath
 import re
 from dataclasses import dataclass
@@ -123,6 +124,30 @@ class _Loaded:
         return self._downloads
 
 
+class _WalkWithoutLinks:
+    """`os` for MkDocs's file listing, with `walk` never following a link to a folder.
+
+    MkDocs walks docs_dir with `followlinks=True`; a link back up the tree
+    (`docs/loop -> ..`) then makes it walk until paths grow too long, and two
+    such links make the walk exponential: a pull request could hang the build.
+    Links to folders are findings of the `files` check instead.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+    @staticmethod
+    def walk(top: Any, topdown: bool = True, onerror: Any = None, followlinks: bool = False) -> Any:
+        return os.walk(top, topdown=topdown, onerror=onerror, followlinks=False)
+
+
+def _never_follow_folder_links() -> None:
+    import mkdocs.structure.files as mkdocs_files
+
+    if not isinstance(mkdocs_files.os, _WalkWithoutLinks):
+        mkdocs_files.os = _WalkWithoutLinks()  # type: ignore[assignment]
+
+
 class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
     """The `acp-docs` MkDocs plugin; `findings` holds every problem of the last build."""
 
@@ -165,6 +190,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
 
     def on_config(self, config: Any) -> Any:
         """Load the repository: RFDs, schema sources, merged schemas; lint and drift."""
+        _never_follow_folder_links()
         self.findings = []
         self.page_words = {}
         self.page_sources = {}
