@@ -1,4 +1,4 @@
-"""The test harness itself: under CI=true a missing tool fails its tests instead of skipping them."""
+"""The test harness: under CI=true a missing tool fails its tests instead of skipping them."""
 
 from __future__ import annotations
 
