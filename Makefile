@@ -67,9 +67,12 @@ session: setup
 	$(BIN)/python scripts/reference/session.py --legacy-client --out $(SESSIONS)/v1-legacy.jsonl
 	$(BIN)/acp-docs trace --protocol v1 $(SESSIONS)/v1.jsonl $(SESSIONS)/v1-legacy.jsonl
 
+# Each figure printed next to its target: check warm and cold and on growing
+# RFDs, 5,000 example blocks, the test phase.
 bench: setup
-	$(BIN)/python scripts/bench_examples.py
 	$(BIN)/python scripts/bench_check.py
+	$(BIN)/python scripts/bench_examples.py
+	$(BIN)/python scripts/bench_tests.py
 
 lock:
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^acp-docs' > /tmp/acp-docs.lock

@@ -77,3 +77,31 @@ def test_non_discriminated_unions_are_left_alone() -> None:
         ]
     }
     assert discriminate(duplicated) == duplicated
+
+
+@pytest.mark.parametrize("protocol", ["v1", "v2"])
+def test_the_compiled_yes_or_no_check_agrees_with_jsonschema(schemas, protocol: str) -> None:
+    defs = schemas.definitions(protocol)
+    cases = _cases(protocol)
+    cases += [(name, None) for name in defs] + [(name, {}) for name in defs]
+    for x in ([{"text": 1.0}], [{"text": ""}], [True], [{"text": "a", "_meta": None}], [], 0):
+        cases.append(("SessionUpdate", {"sessionUpdate": "prompt_suggestions", "suggestions": x}))
+    disagreements = []
+    for name, payload in cases:
+        plain = Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{name}"})
+        if plain.is_valid(payload) != schemas.is_valid(protocol, name, payload):
+            disagreements.append((name, payload))
+    assert disagreements == []
+
+
+def test_the_compiled_check_follows_json_equality_and_types() -> None:
+    from acp_docs.fastvalid import Compiler
+
+    compiler = Compiler({}, lambda schema: lambda value: False)
+    one = compiler.compile({"const": 1})
+    assert one(1) and one(1.0) and not one(True) and not one("1")
+    integer = compiler.compile({"type": "integer", "minimum": 0})
+    assert integer(0) and integer(2.0) and not integer(-1) and not integer(False)
+    assert not integer(1.5)
+    unknown = compiler.compile({"dependentRequired": {"a": ["b"]}})
+    assert unknown({"a": 1}) is False, "an unknown keyword goes to the fallback"

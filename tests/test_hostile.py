@@ -564,6 +564,7 @@ def test_hostile_links_and_files_are_findings_and_never_published(
         "docs/secret.md": str(outside / "secret.md"),
         "docs/environ.txt": "/proc/self/environ",
         "docs/loop": "..",
+        "docs/loop-again": "..",
         "docs/gone.md": str(outside / "nothing-here.md"),
         "rfds/evil.md": str(outside / "secret.md"),
         "schema/examples/v1/valid/SessionUpdate.evil.json": str(outside / "secret.json"),

@@ -13,6 +13,7 @@ those of the file.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from html.parser import HTMLParser
@@ -254,36 +255,38 @@ def locate(text: str, rendered: list[RenderedBlock]) -> list[CodeBlock]:
     line that holds its title (line 1 when it has none).
     """
     scanned = code_blocks(text)
+    exact: dict[tuple[str, str | None, str], deque[int]] = {}
+    titled: dict[tuple[str, str | None], deque[int]] = {}
+    for index, block in enumerate(scanned):
+        exact.setdefault((block.lang, block.title, _normal(block.content)), deque()).append(index)
+        titled.setdefault((block.lang, block.title), deque()).append(index)
     used: set[int] = set()
-    lines = text.split("\n")
+
+    def take(queue: deque[int] | None) -> int | None:
+        while queue:
+            index = queue.popleft()
+            if index not in used:
+                used.add(index)
+                return index
+        return None
+
+    title_lines: dict[str, int] | None = None
     out = []
     for block in rendered:
-        want = _normal(block.text)
-        match = next(
-            (
-                i
-                for i, s in enumerate(scanned)
-                if i not in used
-                and (s.lang, s.title) == (block.lang, block.title)
-                and _normal(s.content) == want
-            ),
-            None,
-        )
+        match = take(exact.get((block.lang, block.title, _normal(block.text))))
         if match is None:
-            match = next(
-                (
-                    i
-                    for i, s in enumerate(scanned)
-                    if i not in used and (s.lang, s.title) == (block.lang, block.title)
-                ),
-                None,
-            )
+            match = take(titled.get((block.lang, block.title)))
         if match is not None:
-            used.add(match)
             found = scanned[match]
             out.append(replace(found, lang=block.lang, title=block.title, content=block.text))
             continue
-        line = next((n for n, ln in enumerate(lines, 1) if block.title and block.title in ln), 1)
+        if title_lines is None:
+            title_lines = {}
+            for number, line in enumerate(text.split("\n"), 1):
+                for title in _TITLE.finditer(line):
+                    shown = title.group("dq") if title.group("dq") is not None else title["sq"]
+                    title_lines.setdefault(shown, number)
+        line = title_lines.get(block.title, 1) if block.title else 1
         out.append(CodeBlock(block.lang, block.title, line, 1, block.text, True, line))
     return out
 

@@ -14,7 +14,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from acp_docs import protocols, receiver, schemacheck
+from acp_docs import fastvalid, protocols, receiver, schemacheck
 from acp_docs.discriminate import discriminate
 from acp_docs.errors import UsageError
 from acp_docs.receiver import Verdict
@@ -106,6 +106,8 @@ class SchemaSet:
     _dispatched: dict[str, dict[str, Any]] = field(default_factory=dict)
     _subvalidators: dict[tuple[str, int], tuple[Any, Any]] = field(default_factory=dict)
     _methods: dict[str, dict[str, list[tuple[str, dict[str, Any]]]]] = field(default_factory=dict)
+    _compilers: dict[str, fastvalid.Compiler] = field(default_factory=dict)
+    _fast: dict[tuple[str, str], fastvalid.Check] = field(default_factory=dict)
 
     @classmethod
     def from_sources(
@@ -165,18 +167,41 @@ class SchemaSet:
             self._validators[key] = schemacheck.validator(root)
         return self._validators[key]
 
-    def _valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
+    def _slow_valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
         key = (protocol, id(schema))
         if key not in self._subvalidators:
             root = {**schema, "$defs": self._dispatched[protocol]}
             self._subvalidators[key] = (schema, schemacheck.validator(root))
         return self._subvalidators[key][1].is_valid(instance)
 
+    def _compiler(self, protocol: str) -> fastvalid.Compiler:
+        if protocol not in self._compilers:
+            defs = self._dispatched[protocol]
+
+            def fallback(schema: dict[str, Any]) -> fastvalid.Check:
+                return lambda value: self._slow_valid(protocol, schema, value)
+
+            self._compilers[protocol] = fastvalid.Compiler(defs, fallback)
+        return self._compilers[protocol]
+
+    def _valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
+        return self._compiler(protocol).compile(schema)(instance)
+
+    def is_valid(self, protocol: str, name: str, payload: Any) -> bool:
+        """True when `payload` is a valid `name` of `protocol`: the fast yes-or-no check."""
+        key = (protocol, name)
+        if key not in self._fast:
+            self.validator(protocol, name)
+            self._fast[key] = self._compiler(protocol).compile({"$ref": f"#/$defs/{name}"})
+        return self._fast[key](payload)
+
     def check(self, protocol: str, name: str, payload: Any, prefix: str = "") -> Outcome:
         """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`.
 
         An invalid payload's outcome also says what a receiver does with it.
         """
+        if self.is_valid(protocol, name, payload):
+            return Outcome(protocol, name, ())
         problems: list[Problem] = []
         paths: list[tuple[Any, ...]] = []
         validator = self.validator(protocol, name)
