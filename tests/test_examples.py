@@ -272,3 +272,27 @@ def test_fixtures_are_published_and_listed(built_site: Path) -> None:
     assert (
         built_site / "schema" / "examples" / "v1" / "lenient" / "SessionUpdate.empty-text.json"
     ).is_file()
+
+
+def test_the_plain_renderer_finds_the_blocks_the_site_shows() -> None:
+    """`acp-docs examples` renders without highlighting; the blocks are the same ones."""
+    from acp_docs.markdown import plain_blocks, rendered_blocks, renderer
+    from acp_docs.repo import Repo
+
+    config = Repo.load(ROOT).config
+    site, plain = renderer(config), renderer(config, plain_code=True)
+    tricky = (
+        '<!--\n```json title="Hidden (v1)"\n{}\n```\n-->\n\n    ```json\n    indented\n    ```\n\n'
+        '> ```json title="Quoted (v1)"\n> {"a": "<b>&amp;</b>"}\n> ```\n\n'
+        '=== "Tab"\n\n    ```JSON title=\'Single "quoted" (v2)\'\n    [1]\n    ```\n\n<!-- unclosed'
+    )
+    texts = [p.read_text() for p in sorted((ROOT / "docs").rglob("*.md"))]
+    texts += [p.read_text() for p in sorted((ROOT / "rfds").glob("*.md"))] + [tricky]
+    compared = 0
+    for text in texts:
+        expected = [b for b in rendered_blocks(site(text)) if b.lang == "json"]
+        assert [b for b in plain_blocks(plain(text)) if b.lang == "json"] == expected
+        compared += len(expected)
+    assert compared > 20
+    titles = [b.title for b in plain_blocks(plain(tricky))]
+    assert titles == ["Quoted (v1)", 'Single "quoted" (v2)']

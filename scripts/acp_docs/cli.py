@@ -135,7 +135,7 @@ def cmd_examples(args: argparse.Namespace) -> int:
     targets = args.paths or [repo.rfds_dir, repo.docs_dir]
     files = markdown_files(repo.root, targets)
     schemas = SchemaSet.from_repo(repo.root)
-    report = check_files(repo.root, files, schemas, renderer(repo.config))
+    report = check_files(repo.root, files, schemas, renderer(repo.config, plain_code=True))
     _emit(args, report.findings)
     per_version = ", ".join(f"{v}: {report.checked[v]}" for v in schemas.versions)
     _say(

@@ -25,7 +25,14 @@ from typing import Any
 from acp_docs import filetree, jsonparse, protocols
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
-from acp_docs.markdown import CodeBlock, Renderer, locate, rendered_blocks
+from acp_docs.markdown import (
+    PLAIN_MARK,
+    CodeBlock,
+    Renderer,
+    locate,
+    plain_blocks,
+    rendered_blocks,
+)
 from acp_docs.textfile import UnreadableFile, read_text
 from acp_docs.validate import SchemaSet
 
@@ -206,9 +213,13 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
 def check_rendered(text: str, html: str, path: str, schemas: SchemaSet) -> ExampleReport:
     """Check every block that `html`, the rendering of the Markdown `text`, shows."""
     report = ExampleReport()
-    if not _JSON_CLASS.search(html):
+    if html.startswith(PLAIN_MARK):
+        shown = plain_blocks(html)
+    elif _JSON_CLASS.search(html):
+        shown = rendered_blocks(html)
+    else:
         return report
-    for block in locate(text, rendered_blocks(html)):
+    for block in locate(text, shown):
         report.extend(check_block(block, path, schemas))
     return report
 
