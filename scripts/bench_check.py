@@ -51,25 +51,20 @@ def measure(command: list[str], cwd: Path, env: dict[str, str]) -> dict[str, obj
 
 
 def chunk(index: int) -> str:
-    """800 lines of RFD prose and 200 declared JSON blocks, each payload distinct."""
-    lines = [f"### Worked examples, set {index}", ""]
+    """800 lines holding 200 declared JSON blocks (a quarter counter-examples), each distinct."""
+    lines = []
     for block in range(200):
-        text = f"Run the tests for module {index}-{block}"
         if block % 4 == 3:
-            title = "Invalid SessionUpdate (v1, v2): the list is missing"
-            payload = {"sessionUpdate": "prompt_suggestions"}
-        else:
+            title = "Invalid PromptSuggestion (v1, v2): the text is a number"
+            payload = f'{{ "text": {index * 1000 + block} }}'
+        elif block % 10 == 0:
             title = "SessionUpdate (v1, v2)"
-            payload = {"sessionUpdate": "prompt_suggestions", "suggestions": [{"text": text}]}
-        lines += [
-            "The Agent offers what the user would most likely type next.",
-            "",
-            f'```json title="{title}"',
-            json.dumps(payload, indent=2),
-            "```",
-            "",
-        ]
-    return "\n".join(lines) + "\n\n"
+            payload = '{ "sessionUpdate": "prompt_suggestions", "suggestions": [] }'
+        else:
+            title = "PromptSuggestion (v1, v2)"
+            payload = f'{{ "text": "Run the tests of part {index}-{block}" }}'
+        lines += [f'```json title="{title}"', payload, "```", ""]
+    return "\n".join(lines)
 
 
 def grown_copy(folder: Path, scale: int) -> Path:

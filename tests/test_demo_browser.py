@@ -272,33 +272,40 @@ CONTRAST = """(root) => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_readable_in_both_palettes(browser, site_url: str, scheme: str) -> None:
-    context = browser.new_context(color_scheme=scheme)
-    tab = context.new_page()
-    tab.goto(site_url + RFD_PAGE)
-    expected = "slate" if scheme == "dark" else "default"
-    assert tab.evaluate("document.body.dataset.mdColorScheme") == expected
-    tab.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
-    tab.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
-    tab.mouse.move(0, 0)
-    ratios = tab.locator(DEMO).first.evaluate(CONTRAST)
-    assert ratios["text"] >= 4.5, ratios
-    assert ratios["focused"] >= 4.5, ratios
-    assert ratios["ghost"] >= 3, ratios
-    context.close()
+def test_readable_in_both_palettes(tab, site_url: str, scheme: str) -> None:
+    page, errors = tab
+    errors.clear()
+    page.emulate_media(color_scheme=scheme)
+    try:
+        page.goto(site_url + RFD_PAGE)
+        # Material keeps the palette of an earlier visit; this one follows the system's.
+        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        page.reload()
+        expected = "slate" if scheme == "dark" else "default"
+        assert page.evaluate("document.body.dataset.mdColorScheme") == expected
+        page.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+        page.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
+        page.mouse.move(0, 0)
+        ratios = page.locator(DEMO).first.evaluate(CONTRAST)
+        assert ratios["text"] >= 4.5, ratios
+        assert ratios["focused"] >= 4.5, ratios
+        assert ratios["ghost"] >= 3, ratios
+    finally:
+        page.emulate_media(color_scheme="light")
+    assert errors == [], errors
 
 
-def test_the_demo_works_after_instant_navigation(browser, site_url: str) -> None:
-    context = browser.new_context()
-    tab = context.new_page()
-    tab.goto(site_url)
+def test_the_demo_works_after_instant_navigation(tab, site_url: str) -> None:
+    page, errors = tab
+    errors.clear()
+    page.goto(site_url)
     # Material intercepts links only once it has read the sitemap: wait for it.
-    tab.wait_for_load_state("networkidle")
-    tab.evaluate("window.__sameDocument = true")
-    tab.locator('.md-content a[href$="rfds/prompt-suggestions/"]').first.click()
-    tab.wait_for_url("**/rfds/prompt-suggestions/")
-    tab.wait_for_function(f"document.querySelector('{DEMO}')?.acpDemo !== undefined")
-    assert tab.evaluate("window.__sameDocument") is True, "instant navigation did not happen"
-    tab.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
-    assert tab.locator(f"{DEMO} textarea").first.get_attribute("placeholder") == SEVERAL[0]
-    context.close()
+    page.wait_for_load_state("networkidle")
+    page.evaluate("window.__sameDocument = true")
+    page.locator('.md-content a[href$="rfds/prompt-suggestions/"]').first.click()
+    page.wait_for_url("**/rfds/prompt-suggestions/")
+    page.wait_for_function(f"document.querySelector('{DEMO}')?.acpDemo !== undefined")
+    assert page.evaluate("window.__sameDocument") is True, "instant navigation did not happen"
+    page.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
+    assert page.locator(f"{DEMO} textarea").first.get_attribute("placeholder") == SEVERAL[0]
+    assert errors == [], errors

@@ -10,8 +10,12 @@ from __future__ import annotations
 import hashlib
 import os
 import resource
+import signal
 import stat
 import subprocess
+import sys
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,16 +39,67 @@ def _limits() -> None:
 
 
 def acp(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run acp-docs in `repo` with a time and memory limit."""
-    full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "ACP_SECRET": SECRET, **(env or {})}
-    full_env.pop("GITHUB_ACTIONS", None) if "GITHUB_ACTIONS" not in (env or {}) else None
-    return subprocess.run(
-        [str(BIN / "acp-docs"), *args],
-        cwd=repo,
-        env=full_env,
-        capture_output=True,
-        timeout=TIME_LIMIT,
-        preexec_fn=_limits,
+    """Run `acp-docs ARGS` in `repo` in a forked child, under a time and a memory limit.
+
+    The child is this process forked (acp_docs already imported), so a case
+    costs no interpreter start-up; it runs the command's `main` as the entry
+    point does, in its own session, with its own standard streams, and is
+    killed with everything it started when it passes the time limit.
+    """
+    from acp_docs import cli
+
+    outputs = [os.pipe(), os.pipe()]
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        status = 70
+        try:
+            os.setsid()
+            _limits()
+            for index, (read_end, write_end) in enumerate(outputs, start=1):
+                os.dup2(write_end, index)
+                os.close(read_end)
+                os.close(write_end)
+            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+            sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+            os.chdir(repo)
+            os.environ.pop("GITHUB_ACTIONS", None)
+            os.environ.update({"NO_MKDOCS_2_WARNING": "1", "ACP_SECRET": SECRET, **(env or {})})
+            status = cli.main(list(args))
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 2
+        except BaseException:
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+    for _read_end, write_end in outputs:
+        os.close(write_end)
+    captured: list[bytes] = [b"", b""]
+
+    def drain(index: int) -> None:
+        with os.fdopen(outputs[index][0], "rb") as stream:
+            captured[index] = stream.read()
+
+    readers = [threading.Thread(target=drain, args=(i,), daemon=True) for i in (0, 1)]
+    for reader in readers:
+        reader.start()
+    deadline = time.monotonic() + TIME_LIMIT
+    while True:
+        done, code = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail(f"acp-docs {' '.join(args)} did not finish within {TIME_LIMIT} s")
+        time.sleep(0.01)
+    for reader in readers:
+        reader.join(timeout=10)
+    return subprocess.CompletedProcess(
+        ["acp-docs", *args], os.waitstatus_to_exitcode(code), captured[0], captured[1]
     )
 
 
