@@ -254,3 +254,12 @@ def test_pyspelling_extensions_must_match_mkdocs(repo_copy: Path, aspell: None) 
     result = run(["acp-docs", "spell"], cwd=repo_copy)
     assert result.returncode == 1
     assert ".pyspelling.yml:" in result.stdout and "differ from mkdocs.yml" in result.stdout
+
+
+def test_an_aspell_option_that_could_smuggle_a_flag_is_refused(repo_copy: Path) -> None:
+    replace_in(repo_copy / ".pyspelling.yml", "lang: en", 'lang: "en --personal=/etc/passwd"')
+    result = run(["acp-docs", "check", "--only", "spell"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert ".pyspelling.yml: aspell option 'lang'" in result.stderr
+    assert "is not supported" in result.stderr

@@ -11,6 +11,7 @@ on RE2, as everywhere else. Tests compare its verdicts with jsonschema's.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -105,9 +106,28 @@ def _equal(one: Any, two: Any) -> bool:
     return type(one) is type(two) and one == two
 
 
-def _length(text: str) -> int:
-    """The length JSON Schema counts: code points."""
-    return len(text)
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+_BOUNDS: dict[
+    str, tuple[Callable[[Any], bool], Callable[[Any], Any], Callable[[Any, Any], bool]]
+] = {
+    "minimum": (_number, _same, operator.ge),
+    "maximum": (_number, _same, operator.le),
+    "exclusiveMinimum": (_number, _same, operator.gt),
+    "exclusiveMaximum": (_number, _same, operator.lt),
+    # A string's length is counted in code points, as JSON Schema counts it.
+    "minLength": (lambda v: isinstance(v, str), len, operator.ge),
+    "maxLength": (lambda v: isinstance(v, str), len, operator.le),
+    "minItems": (lambda v: isinstance(v, list), len, operator.ge),
+    "maxItems": (lambda v: isinstance(v, list), len, operator.le),
+}
+"""Each bounding keyword: which values it applies to, what it measures, how it compares."""
 
 
 class Compiler:
@@ -165,7 +185,7 @@ class Compiler:
         if "enum" in schema:
             options = tuple(schema["enum"])
             checks.append(lambda v: any(_equal(v, o) for o in options))
-        checks += self._numbers(schema) + self._strings(schema)
+        checks += self._bounds(schema)
         checks += self._objects(schema) + self._arrays(schema) + self._combinators(schema)
         if "$ref" in schema:
             checks.append(self._ref(schema["$ref"]))
@@ -176,34 +196,13 @@ class Compiler:
         steps = tuple(checks)
         return lambda v: all(step(v) for step in steps)
 
-    def _numbers(self, schema: dict[str, Any]) -> list[Check]:
+    def _bounds(self, schema: dict[str, Any]) -> list[Check]:
+        """minimum ... maxItems: each applies only to values of its kind."""
         out: list[Check] = []
-
-        def number(v: Any) -> bool:
-            return isinstance(v, int | float) and not isinstance(v, bool)
-
-        if "minimum" in schema:
-            low = schema["minimum"]
-            out.append(lambda v: not number(v) or v >= low)
-        if "maximum" in schema:
-            high = schema["maximum"]
-            out.append(lambda v: not number(v) or v <= high)
-        if "exclusiveMinimum" in schema:
-            xlow = schema["exclusiveMinimum"]
-            out.append(lambda v: not number(v) or v > xlow)
-        if "exclusiveMaximum" in schema:
-            xhigh = schema["exclusiveMaximum"]
-            out.append(lambda v: not number(v) or v < xhigh)
-        return out
-
-    def _strings(self, schema: dict[str, Any]) -> list[Check]:
-        out: list[Check] = []
-        if "minLength" in schema:
-            shortest = schema["minLength"]
-            out.append(lambda v: not isinstance(v, str) or _length(v) >= shortest)
-        if "maxLength" in schema:
-            longest = schema["maxLength"]
-            out.append(lambda v: not isinstance(v, str) or _length(v) <= longest)
+        for keyword, (applies, measure, holds) in _BOUNDS.items():
+            if keyword in schema:
+                bound = schema[keyword]
+                out.append(lambda v, a=applies, m=measure, h=holds, b=bound: not a(v) or h(m(v), b))
         if "pattern" in schema:
             program = compiled(schema["pattern"])
             out.append(lambda v: not isinstance(v, str) or program.search(v) is not None)
@@ -236,12 +235,6 @@ class Compiler:
 
     def _arrays(self, schema: dict[str, Any]) -> list[Check]:
         out: list[Check] = []
-        if "minItems" in schema:
-            fewest = schema["minItems"]
-            out.append(lambda v: not isinstance(v, list) or len(v) >= fewest)
-        if "maxItems" in schema:
-            most = schema["maxItems"]
-            out.append(lambda v: not isinstance(v, list) or len(v) <= most)
         if "items" in schema:
             item = self.compile(schema["items"])
             out.append(lambda v: not isinstance(v, list) or all(item(x) for x in v))

@@ -55,7 +55,7 @@ def build(root: Path, spelling: bool = False) -> dict[str, Any]:
     mkdocs_logger.addHandler(collector)
     mkdocs_logger.setLevel(logging.INFO)
     try:
-        Repo.load(root)  # mkdocs.yml read safely first: no aliases, a size limit
+        repo = Repo.load(root)  # mkdocs.yml read safely first: no aliases, a size limit
         with tempfile.TemporaryDirectory(prefix="acp-docs-site-") as site_dir:
             config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=site_dir)
             mkdocs_build(config)
@@ -66,7 +66,6 @@ def build(root: Path, spelling: bool = False) -> dict[str, Any]:
             spell_error = None
             if spelling:
                 try:
-                    repo = Repo.load(root)
                     render = renderer(repo.config)
                     findings += spell.check_pages(
                         repo, plugin.page_words, plugin.page_sources, render

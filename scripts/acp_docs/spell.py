@@ -197,7 +197,8 @@ def findings_for(
     repo: Repo, task: Task, page_words: dict[str, set[str]], sources: dict[str, str]
 ) -> list[Finding]:
     """A finding for each unknown word of each file, at its first place in the source."""
-    chosen = {path: found for path, found in page_words.items() if path in set(task.sources)}
+    named = set(task.sources)
+    chosen = {path: found for path, found in page_words.items() if path in named}
     unknown = unknown_words(repo, task, set().union(*chosen.values()) if chosen else set())
     findings = []
     for path in sorted(chosen):
