@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from acp_docs import prettier, runner
+from acp_docs import prettier, runner, spell
 from acp_docs.errors import UsageError
 from acp_docs.findings import CheckResult, Finding
 from acp_docs.repo import Repo
@@ -82,9 +82,16 @@ def _timed(run_tool: Callable[[], BuildResult]) -> Outcome:
 def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
     """Run the named checks (default: all) side by side; results in CHECKS order."""
     chosen = [n for n in CHECKS if names is None or n in set(names)]
+    spell_error = None
+    if "spell" in chosen:
+        try:
+            spell.preflight(repo)
+        except UsageError as exc:
+            spell_error = str(exc)
+    spelling = "spell" in chosen and spell_error is None
     tools: dict[str, Callable[[], BuildResult]] = {}
-    if any(n in BUILD_CHECKS for n in chosen):
-        tools["build"] = lambda: build_findings(repo, spelling="spell" in chosen)
+    if spelling or any(n in BUILD_CHECKS and n != "spell" for n in chosen):
+        tools["build"] = lambda: build_findings(repo, spelling=spelling)
     if "format" in chosen:
         tools["format"] = lambda: BuildResult(prettier.check(repo))
     with ThreadPoolExecutor(max_workers=max(1, len(tools))) as pool:
@@ -93,6 +100,9 @@ def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
     results = []
     for name in chosen:
         tool = "build" if name in BUILD_CHECKS else name
+        if name == "spell" and spell_error is not None:
+            results.append(CheckResult(name, (), 0.0, spell_error))
+            continue
         done, error, seconds = outcomes[tool]
         if error is None and name == "spell" and done is not None:
             error = done.spell_error

@@ -181,7 +181,10 @@ class Compiler:
             checks.append(lambda v: any(_is_type(v, n) for n in names))
         if "const" in schema:
             constant = schema["const"]
-            checks.append(lambda v: _equal(v, constant))
+            if isinstance(constant, str):
+                checks.append(lambda v: isinstance(v, str) and v == constant)
+            else:
+                checks.append(lambda v: _equal(v, constant))
         if "enum" in schema:
             options = tuple(schema["enum"])
             checks.append(lambda v: any(_equal(v, o) for o in options))

@@ -30,7 +30,7 @@ CHECK = "spell"
 CONFIG = ".pyspelling.yml"
 WORDLIST = ".wordlist.txt"
 INSTALL_HINT = (
-    "Aspell is not installed: run `make setup` as root on Debian, or install it yourself"
+    "run `make setup` as root on Debian, or install it yourself"
     " (Debian/Ubuntu: `apt-get install aspell aspell-en`; macOS: `brew install aspell`)"
 )
 
@@ -169,11 +169,17 @@ def tasks(repo: Repo) -> tuple[list[Task], list[Finding]]:
     return out, findings
 
 
+def preflight(repo: Repo) -> None:
+    """Refuse before any build when spelling cannot run: no Aspell, or an unsound config."""
+    runner.require("aspell", "Aspell", INSTALL_HINT)
+    tasks(repo)
+
+
 def unknown_words(repo: Repo, task: Task, words: set[str]) -> set[str]:
     """The words Aspell does not know, with the task's word lists: one Aspell run."""
     if not words:
         return set()
-    aspell = runner.require("aspell", "spell", INSTALL_HINT)
+    aspell = runner.require("aspell", "Aspell", INSTALL_HINT)
     known: list[str] = []
     for rel in task.wordlists:
         known += [w.strip() for w in read_text(repo.root / rel, rel).split("\n") if w.strip()]
