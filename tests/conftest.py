@@ -182,3 +182,28 @@ def require_tool(command: str, what: str) -> None:
 def aspell() -> None:
     """The test needs Aspell."""
     require_tool("aspell", "Aspell")
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (no browser download), once per worker."""
+    require_tool("chromium", "Chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(
+            executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS
+        )
+        yield instance
+        instance.close()

@@ -72,7 +72,7 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> Planted:
     replace_in(index, "# ACP prompt suggestions\n", "# ACP prompt suggestions\n\n\n\n")
     replace_in(index, "md#frequently-asked-questions", "md#frequently-asked-question")
     replace_in(repo / "schema" / "prompt-suggestions" / "v1.json", "Never empty.", "Empty.")
-    replace_in(repo / "mkdocs.yml", "rfds/preview.md", "rfds/previews.md")
+    replace_in(repo / "mkdocs.yml", "rfds/preview/index.md", "rfds/previews/index.md")
     before = _snapshot(repo)
     result = _check(repo)
     return Planted(repo, result, before, _snapshot(repo))
@@ -130,8 +130,8 @@ def test_status_that_disagrees_with_the_navigation_group_fails(planted: Planted)
 
 
 def test_navigation_entry_to_a_missing_file_fails(planted: Planted) -> None:
-    (line,) = planted.lines("navigation entry 'rfds/previews.md' points at a missing file")
-    assert "rfds/previews.md" in planted.line_of(line, "mkdocs.yml")
+    (line,) = planted.lines("navigation entry 'rfds/previews/index.md' points at a missing file")
+    assert "rfds/previews/index.md" in planted.line_of(line, "mkdocs.yml")
 
 
 def test_missing_template_section_fails(planted: Planted) -> None:

@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import require_tool
-
 pytestmark = pytest.mark.browser
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DEMO = '[data-acp-demo="prompt-suggestions"]'
 RFD_PAGE = "rfds/prompt-suggestions/"
 
@@ -29,20 +17,6 @@ RFD_PAGE = "rfds/prompt-suggestions/"
 def site_url(served_site: tuple[Path, str]) -> str:
     """The loopback URL of the site built once per session."""
     return served_site[1]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium, headless, driven by Playwright (no browser download)."""
-    require_tool("chromium", "Chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(
-            executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS
-        )
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module")
@@ -309,3 +283,94 @@ def test_the_demo_works_after_instant_navigation(tab, site_url: str) -> None:
     page.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
     assert page.locator(f"{DEMO} textarea").first.get_attribute("placeholder") == SEVERAL[0]
     assert errors == [], errors
+
+
+def test_the_transcript_shows_the_newest_message_and_a_keyboard_can_scroll_it(page) -> None:
+    composer = _composer(page)
+    for prompt in ("First", "Second", "Third", "Fourth"):
+        composer.focus()
+        page.keyboard.type(prompt)
+        page.keyboard.press("Enter")
+    transcript = page.locator(f"{DEMO} .acp-demo__transcript").first
+    geometry = transcript.evaluate(
+        "el => ({top: el.scrollTop, height: el.clientHeight, full: el.scrollHeight})"
+    )
+    assert geometry["full"] > geometry["height"], "the test needs a transcript that overflows"
+    assert geometry["top"] + geometry["height"] >= geometry["full"] - 1, geometry
+    transcript.focus()
+    assert transcript.evaluate("el => el === document.activeElement")
+    page.keyboard.press("Home")
+    # The browser may scroll smoothly: wait for it to reach the top.
+    page.wait_for_function(
+        f"document.querySelector('{DEMO} .acp-demo__transcript').scrollTop === 0", timeout=5000
+    )
+
+
+def test_right_after_an_agent_button_is_clicked_tab_accepts(page) -> None:
+    _send(page, "one")
+    page.keyboard.press("Tab")
+    assert _composer(page).input_value() == SEVERAL[0]
+
+
+def test_a_turn_without_suggestion_is_a_prompt_and_a_reply_and_clears_the_offer(page) -> None:
+    _send(page, "one")
+    assert _placeholder(page) == SEVERAL[0]
+    page.locator(f'{DEMO} [data-acp-demo-action="end-turn"]').first.click()
+    assert _placeholder(page) != SEVERAL[0]
+    roles = page.locator(f"{DEMO} [data-role]").evaluate_all("els => els.map(e => e.dataset.role)")
+    assert roles[-2:] == ["user", "agent"]
+    page.keyboard.press("Tab")
+    assert _composer(page).input_value() == ""
+
+
+def test_an_update_still_on_its_way_when_the_session_reloads_never_shows(page) -> None:
+    page.clock.install()
+    page.locator(f"{DEMO} [data-acp-demo-delay]").first.check()
+    _send(page, "one")
+    page.locator(f'{DEMO} [data-acp-demo-action="reload"]').first.click()
+    page.clock.run_for(5000)
+    assert _placeholder(page) not in SEVERAL
+    status = page.locator(f"{DEMO} [data-acp-demo-status]").first.text_content()
+    assert status == "Session reloaded. Suggestions are not replayed."
+
+
+def test_enter_that_ends_an_input_method_composition_does_not_send(page) -> None:
+    before = _user_messages(page)
+    composer = _composer(page)
+    composer.fill("日本語")
+    composer.dispatch_event("keydown", {"key": "Enter", "isComposing": True})
+    assert _user_messages(page) == before
+    composer.focus()
+    page.keyboard.press("Enter")
+    assert _user_messages(page) == [*before, "日本語"]
+
+
+def test_on_a_touch_screen_a_tap_accepts_and_next_shows_the_others(browser, site_url) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    try:
+        phone = context.new_page()
+        phone.goto(site_url + RFD_PAGE)
+        phone.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+        accept = phone.locator(f"{DEMO} [data-acp-demo-accept]").first
+        assert accept.is_hidden(), "nothing to accept before an offer"
+        phone.locator(f'{DEMO} [data-acp-demo-send="several"]').first.tap()
+        phone.locator(f"{DEMO} [data-acp-demo-next]").first.tap()
+        accept.tap()
+        assert phone.locator(f"{DEMO} textarea").first.input_value() == SEVERAL[1]
+        assert accept.is_hidden()
+    finally:
+        context.close()
+
+
+def test_without_javascript_the_demo_says_what_it_would_show(browser, site_url) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        plain = context.new_page()
+        plain.goto(site_url + RFD_PAGE)
+        text = plain.locator(DEMO).first.inner_text()
+        assert text.startswith("This live demo needs JavaScript.")
+        assert "Tab" in text and "Escape" in text
+    finally:
+        context.close()

@@ -672,6 +672,12 @@ def test_rfd_values_are_escaped_in_generated_pages(repo_copy: Path, tmp_path: Pa
         "title: Prompt suggestions\n",
         'title: "Tips </script><script>alert(1)</script> [x](javascript:alert(2)) <b>bold</b>"\n',
     )
+    replace_in(repo_copy / RFD, "  - nikita-ashihmin\n", '  - "<img src=x onerror=alert(3)>"\n')
+    replace_in(
+        repo_copy / RFD,
+        "discussion: https://github.com/agentclientprotocol/agent-client-protocol/discussions",
+        'discussion: "javascript:alert(4)"',
+    )
     replace_in(
         repo_copy / "mkdocs.yml",
         "- Prompt suggestions: rfds/prompt-suggestions.md",
@@ -695,7 +701,10 @@ def test_rfd_values_are_escaped_in_generated_pages(repo_copy: Path, tmp_path: Pa
         assert "&lt;/script&gt;&lt;script&gt;alert(1)" in table
     page = (site / "rfds" / "prompt-suggestions" / "index.html").read_text()
     assert "<script>alert(1)" not in page and "</script><script>" not in page
-    assert "<title>Tips &lt;/script&gt;&lt;script&gt;alert(1)" in page
+    assert "<title>RFD: Tips &lt;/script&gt;&lt;script&gt;alert(1)" in page
+    header = page.split('<dl class="acp-rfd-header"', 1)[1].split("</dl>", 1)[0]
+    assert "<img" not in header and "@&lt;img src=x onerror=alert(3)&gt;" in header
+    assert "javascript:" not in header and "<dt>Discussion</dt><dd>none yet</dd>" in header
     lint = acp(repo_copy, "rfds")
     assert lint.returncode == 1
     assert f"{RFD}:2:1: front matter `title`" in lint.stdout.decode()

@@ -54,6 +54,7 @@
       },
     ];
     this.prompts = 0;
+    this.session = 0;
     this.offer = [];
     this.held = null;
     this.index = 0;
@@ -66,9 +67,11 @@
     var id = "acp-demo-" + Math.random().toString(36).slice(2, 8);
     var root = this.root;
 
+    // Focusable, so a keyboard can scroll it; newest message at the bottom.
     this.transcript = el("ol", {
       class: "acp-demo__transcript",
       "aria-label": "Transcript",
+      tabindex: "0",
     });
     this.composer = el("textarea", {
       class: "acp-demo__composer",
@@ -80,9 +83,35 @@
     this.keys = el(
       "p",
       { class: "acp-demo__keys", id: id + "-keys" },
-      "When a suggestion is offered: Tab accepts it into the composer, " +
-        "Up and Down show the others, Escape or typing dismisses it.",
+      "When a suggestion is offered: Tab (or the Accept button) puts it in " +
+        "the composer, Up and Down (or Next) show the others, Escape or " +
+        "typing dismisses it.",
     );
+    // For touch screens and mice: the same actions as Tab and Down.
+    this.actions = el("div", {
+      class: "acp-demo__actions",
+      role: "group",
+      "aria-label": "Suggestion",
+    });
+    this.acceptButton = el(
+      "button",
+      { type: "button", class: "md-button", "data-acp-demo-accept": "" },
+      "Accept",
+    );
+    this.nextButton = el(
+      "button",
+      { type: "button", class: "md-button", "data-acp-demo-next": "" },
+      "Next",
+    );
+    this.acceptButton.addEventListener("click", function () {
+      self.accept();
+      self.composer.focus();
+    });
+    this.nextButton.addEventListener("click", function () {
+      self.step(1);
+    });
+    this.actions.appendChild(this.acceptButton);
+    this.actions.appendChild(this.nextButton);
     this.status = el("p", {
       class: "acp-demo__status",
       role: "status",
@@ -109,7 +138,7 @@
         example.label,
       );
       button.addEventListener("click", function () {
-        self.agentSends(example.update);
+        self.agentSends(example.update, true);
       });
       agent.appendChild(button);
     });
@@ -153,6 +182,7 @@
     var client = el("div", { class: "acp-demo__client" });
     client.appendChild(this.transcript);
     client.appendChild(this.composer);
+    client.appendChild(this.actions);
     client.appendChild(this.keys);
     client.appendChild(this.status);
 
@@ -162,6 +192,7 @@
     );
     panelBox.appendChild(this.panel);
 
+    root.textContent = "";
     root.appendChild(client);
     root.appendChild(agent);
     root.appendChild(panelBox);
@@ -201,7 +232,11 @@
       item.appendChild(el("span", { class: "acp-demo__text" }, message.text));
       self.transcript.appendChild(item);
     });
-    if (this.offered()) {
+    this.transcript.scrollTop = this.transcript.scrollHeight;
+    var offered = this.offered();
+    this.actions.hidden = !offered;
+    this.nextButton.hidden = this.offer.length < 2;
+    if (offered) {
       var text = this.offer[this.index];
       this.composer.setAttribute("placeholder", text);
       this.root.setAttribute("data-offered", String(this.offer.length));
@@ -212,7 +247,7 @@
           this.offer.length +
           ": " +
           text +
-          ". Press Tab to accept.",
+          ". Press Tab or Accept to use it.",
       );
     } else {
       this.composer.setAttribute("placeholder", HINT);
@@ -224,16 +259,29 @@
     this.panel.textContent = JSON.stringify(update, null, 2);
   };
 
-  Demo.prototype.agentSends = function (update) {
+  /* `fromButton`: the user pressed an Agent button, so the composer takes the
+     focus when an offer arrives, ready for Tab. */
+  Demo.prototype.agentSends = function (update, fromButton) {
     var self = this;
     var generation = this.prompts;
+    var session = this.session;
+    var deliver = function () {
+      // An update still on its way when the session reloaded belongs to the old one.
+      if (session !== self.session) return;
+      self.receive(update, generation);
+      if (
+        fromButton &&
+        self.offered() &&
+        self.root.contains(document.activeElement)
+      ) {
+        self.composer.focus();
+      }
+    };
     if (this.delay.checked) {
       this.say("The Agent sent an update; it is on its way.");
-      window.setTimeout(function () {
-        self.receive(update, generation);
-      }, DELAY_MS);
+      window.setTimeout(deliver, DELAY_MS);
     } else {
-      this.receive(update, generation);
+      deliver();
     }
   };
 
@@ -285,16 +333,28 @@
     return true;
   };
 
+  Demo.prototype.accept = function () {
+    if (!this.offered()) return false;
+    var text = this.offer[this.index];
+    this.offer = [];
+    this.composer.value = text;
+    this.render();
+    this.say("Accepted into the composer. Edit it, or press Enter to send it.");
+    return true;
+  };
+
+  Demo.prototype.step = function (by) {
+    if (!this.offered()) return;
+    this.index = (this.index + by + this.offer.length) % this.offer.length;
+    this.render();
+  };
+
   Demo.prototype.onKey = function (event) {
+    // Keys that confirm an input method's composition are not the composer's.
+    if (event.isComposing || event.keyCode === 229) return;
     if (event.key === "Tab" && !event.shiftKey && this.offered()) {
       event.preventDefault();
-      var text = this.offer[this.index];
-      this.offer = [];
-      this.composer.value = text;
-      this.render();
-      this.say(
-        "Accepted into the composer. Edit it, or press Enter to send it.",
-      );
+      this.accept();
       return;
     }
     if (
@@ -302,9 +362,7 @@
       this.offered()
     ) {
       event.preventDefault();
-      var step = event.key === "ArrowDown" ? 1 : -1;
-      this.index = (this.index + step + this.offer.length) % this.offer.length;
-      this.render();
+      this.step(event.key === "ArrowDown" ? 1 : -1);
       return;
     }
     if (event.key === "Escape" && this.offered()) {
@@ -329,30 +387,37 @@
     }
   };
 
-  Demo.prototype.send = function () {
-    var text = this.composer.value.trim();
-    if (!text) return;
+  /* A prompt and the Agent's reply: a new turn, so every offer made before it goes. */
+  Demo.prototype.turn = function (prompt, reply) {
     this.prompts += 1;
     this.offer = [];
     this.held = null;
-    this.history.push({ role: "user", text: text });
-    this.history.push({ role: "agent", text: "Working on it. Done." });
+    this.history.push({ role: "user", text: prompt });
+    this.history.push({ role: "agent", text: reply });
     this.composer.value = "";
     this.render();
+  };
+
+  Demo.prototype.send = function () {
+    var text = this.composer.value.trim();
+    if (!text) return;
+    this.turn(text, "Working on it. Done.");
     this.say("Sent your prompt. The Agent replied.");
   };
 
   Demo.prototype.endTurnWithout = function () {
-    this.history.push({
-      role: "agent",
-      text: "Turn ended (rate limited): no suggestion this time.",
-    });
-    this.render();
-    this.say("The turn ended with no suggestion. Nothing to wait for.");
+    this.turn(
+      this.composer.value.trim() || "Tidy up the imports",
+      "Done. (Rate limited: no suggestion this turn.)",
+    );
+    this.say(
+      "Sent a prompt; the turn ended with no suggestion. Nothing to wait for.",
+    );
   };
 
   Demo.prototype.reload = function () {
     var replayed = this.history.length;
+    this.session += 1;
     this.offer = [];
     this.held = null;
     this.composer.value = "";

@@ -16,6 +16,7 @@ schema source or a fixture without a restart.
 from __future__ import annotations
 
 import html
+import itertools
 import logging
 import os
 import posixpath
@@ -32,7 +33,18 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from acp_docs import apiref, cachedir, examples, filetree, prose, protocols, rfds, site
+from acp_docs import (
+    apiref,
+    cachedir,
+    examples,
+    filetree,
+    prose,
+    protocols,
+    rfdheader,
+    rfds,
+    site,
+    themefix,
+)
 from acp_docs.errors import LocatedError, UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import code_lines
@@ -53,6 +65,9 @@ SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 _MARKER = re.compile(r"^[ ]{0,3}<!--[ \t]*acp-docs:(?P<name>[a-z-]{1,40})(?P<rest>[^\n]*)$", re.M)
 """A marker is an HTML comment alone on its line; one inside code or a sentence is text."""
 
+
+RFD_SEARCH_BOOST = 2
+"""Search ranks RFD pages above the other pages (the API reference is not searched)."""
 
 _GENERATED_MARKS = re.compile(
     f"^(?:{re.escape(prose.GENERATED_OPEN)}|{re.escape(prose.GENERATED_CLOSE)})\n?", re.M
@@ -296,7 +311,20 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         return files
 
     def on_nav(self, nav: Any, config: Any, files: Files) -> Any:
-        """Every page must be reachable from the navigation."""
+        """Every page must be reachable from the navigation.
+
+        A status page with no RFD stays in the navigation but leaves the chain
+        of Previous and Next links, so reading on from an RFD never lands on
+        an empty page.
+        """
+        empty = {
+            rfds.status_page(status)
+            for status in rfds.STATUSES
+            if not any(r.status == status for r in self.loaded.rfds)
+        }
+        chain = [page for page in nav.pages if page.file.src_uri not in empty]
+        for before, after in itertools.pairwise(chain):
+            before.next_page, after.previous_page = after, before
         in_nav = {page.file.src_uri for page in nav.pages}
         for file in files.documentation_pages():
             if file.src_uri not in in_nav and file.src_uri != "rfds/TEMPLATE.md":
@@ -368,13 +396,39 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         line = text.count("\n", 0, match.start()) + 1
         self.report(Finding(self._shown(page.file), line, 1, "build", message, "build/marker"))
 
+    def _rfd_of(self, page: Any) -> rfds.Rfd | None:
+        """The RFD a page shows (None for other pages and the template)."""
+        if page.file.src_dir != str(self.loaded.repo.root):
+            return None
+        return next((r for r in self.loaded.rfds if r.docs_path == page.file.src_uri), None)
+
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Files) -> str:
-        """Escape the page's front-matter title, then replace its markers."""
+        """Escape the page's front-matter title, then replace its markers.
+
+        An RFD's `status` is taken out of the page's metadata: Material reads
+        that key as its own page status and would put an unexplained icon in
+        the navigation. The RFD header says the status in words instead. An
+        RFD's browser title says it is an RFD, and search ranks it up.
+        """
+        ours = page.file.src_dir == str(self.loaded.repo.root)
+        if ours and page.file.src_uri == f"rfds/{rfds.TEMPLATE_NAME}":
+            # The template's front matter is an example for authors, not its title.
+            page.meta.pop("title", None)
         title = page.meta.get("title") if isinstance(page.meta, dict) else None
+        # The theme prints titles into <title>, the header and the navigation
+        # unescaped. A title the navigation gives stays the page's label.
+        explicit = vars(page).get("title")
         if isinstance(title, str):
-            # The theme prints the title into <title> and the header unescaped.
             page.meta["title"] = html.escape(title, quote=True)
+        if isinstance(explicit, str):
+            page.title = html.escape(explicit, quote=True)
+        elif isinstance(title, str):
             page.title = page.meta["title"]
+        if ours and page.file.src_uri.startswith("rfds/"):
+            page.meta.pop("status", None)
+            if self._rfd_of(page) is not None and isinstance(title, str):
+                page.meta["title"] = html.escape(f"RFD: {title}", quote=True)
+                page.meta.setdefault("search", {"boost": RFD_SEARCH_BOOST})
         self._links.clear()
         in_code = code_lines(markdown)
 
@@ -395,9 +449,24 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         for link in list(self._links):
             self._check_link(page, files, shown, text, link)
         self._links.clear()
+        rfd = self._rfd_of(page)
+        if rfd is not None:
+            html = self._with_header(html, rfd, page, files)
         self.page_words[shown] = prose.words(html)
         self.page_sources[shown] = text
         return _GENERATED_MARKS.sub("", html)
+
+    def _with_header(self, content: str, rfd: rfds.Rfd, page: Any, files: Files) -> str:
+        """The RFD header (from its front matter) right after the page's title."""
+        status_page = files.get_file_from_path(rfds.status_page(rfd.status)) if rfd.status else None
+        url = status_page.url_relative_to(page.file) if status_page is not None else None
+        header = (
+            f"\n{prose.GENERATED_OPEN}\n{rfdheader.render(rfd, url)}\n{prose.GENERATED_CLOSE}\n"
+        )
+        end = content.find("</h1>")
+        if end < 0:
+            return header + content
+        return content[: end + 5] + header + content[end + 5 :]
 
     def _source_text(self, page: Any) -> str:
         path = page.file.abs_src_path
@@ -481,6 +550,22 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             if repo_url:
                 page.edit_url = f"{repo_url}/edit/main/{page.file.src_uri}"
         return context
+
+    def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        """Repair the theme's markup for readers (see `acp_docs.themefix`)."""
+        repaired, missing = themefix.apply(output)
+        for name in missing:
+            self.report(
+                Finding(
+                    self._shown(page.file),
+                    1,
+                    1,
+                    "build",
+                    f"the theme's markup for {name} has changed: update acp_docs/themefix.py",
+                    "build/theme",
+                )
+            )
+        return repaired
 
 
 def _position(text: str, url: str, occurrence: int) -> tuple[int, int]:

@@ -92,11 +92,16 @@ def words(html: str) -> set[str]:
     return set(tokens(visible_text(html)))
 
 
+_TITLED_FENCE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}).*\btitle=")
+"""The opening line of a fenced block with a title, which the page shows as prose."""
+
+
 def places(source: str, wanted: set[str]) -> dict[str, tuple[int, int]]:
     """The first (line, column) of each wanted word in the Markdown prose of `source`.
 
-    Front matter, fenced code, inline code and URLs are passed over; a word
-    that only the rendering shows (an attribute, an entity) is not placed.
+    Front matter, fenced code, inline code and URLs are passed over first; a
+    word seen nowhere else is then looked for in the titles of fenced blocks,
+    which the page shows. A word that only the rendering shows is not placed.
     """
     lines = source.split("\n")
     hidden = set(range(1, front_matter_end(lines) + 1)) | code_lines(source)
@@ -109,6 +114,15 @@ def places(source: str, wanted: set[str]) -> dict[str, tuple[int, int]]:
             visible[start:end] = " " * (end - start)
         masked = _URL.sub(lambda m: " " * len(m.group(0)), "".join(visible))
         for match in _WORD.finditer(masked):
+            word = match.group(0)
+            if word in wanted and word not in found:
+                found[word] = (number, match.start() + 1)
+    for number, line in enumerate(lines, start=1):
+        if len(found) == len(wanted):
+            break
+        if not _TITLED_FENCE.match(line):
+            continue
+        for match in _WORD.finditer(line):
             word = match.group(0)
             if word in wanted and word not in found:
                 found[word] = (number, match.start() + 1)

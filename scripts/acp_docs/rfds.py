@@ -69,6 +69,12 @@ STATUSES = {
 }
 """Front-matter status -> the navigation group under "RFDs" that must hold the RFD."""
 
+
+def status_page(status: str) -> str:
+    """The docs page that lists the RFDs of one status: the index of its navigation group."""
+    return f"rfds/{status}/index.md"
+
+
 NAV_SECTION = "RFDs"
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.md$")
 _DATED = re.compile(r"^\s*[-*]\s+\**(\d{4}-\d{2}-\d{2})\**\b")

@@ -29,10 +29,15 @@ def prefix_of(from_page: str) -> str:
 def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str:
     """A Markdown table of RFDs (all, or one status), linked relative to `from_page`."""
     chosen = [r for r in rfds if r.meta and (status is None or r.status == status)]
-    if not chosen:
-        label = STATUSES.get(status or "", "any status")
-        return f"*No RFD is {label} yet.*\n"
     prefix = prefix_of(from_page)
+    if not chosen and status is None:
+        return "*No RFD has been proposed yet.*\n"
+    if not chosen:
+        label = STATUSES.get(status, status)
+        return (
+            f"*No RFD is in {literal(label)} at the moment.* The [list of RFDs]"
+            f"({prefix}rfds/index.md) shows where each one is.\n"
+        )
     rows = ["| RFD | Status | Authors | Champion | Created |", "| --- | --- | --- | --- | --- |"]
     for rfd in sorted(chosen, key=lambda r: (str(r.meta.get("created", "")), r.title)):
         meta = rfd.meta or {}
@@ -129,14 +134,30 @@ def fixture_list(root: Path, versions: tuple[str, ...], from_page: str) -> str:
 DEMO_FILE = "demo.yaml"
 
 
-def _demo_data(root: Path, slug: str) -> tuple[str, list[dict[str, Any]]]:
+@dataclass(frozen=True)
+class DemoData:
+    """An RFD's demo: its title, the text shown without JavaScript, the Agent's examples."""
+
+    title: str
+    fallback: str
+    examples: list[dict[str, Any]]
+
+
+def _demo_data(root: Path, slug: str) -> DemoData:
     shown = f"schema/{slug}/{DEMO_FILE}"
     data = load_yaml(read_text(root / shown, shown), shown)
     entries = data.get("examples") if isinstance(data, dict) else None
     title = data.get("title") if isinstance(data, dict) else None
-    if not isinstance(title, str) or not isinstance(entries, list) or not entries:
+    fallback = data.get("fallback") if isinstance(data, dict) else None
+    if (
+        not isinstance(title, str)
+        or not isinstance(fallback, str)
+        or not isinstance(entries, list)
+        or not entries
+    ):
         raise UsageError(
-            f"{shown}:1:1: expected `title:` and `examples:`, a list of name, label and fixture"
+            f"{shown}:1:1: expected `title:`, `fallback:` (the text shown without JavaScript)"
+            " and `examples:`, a list of name, label and fixture"
         )
     examples = []
     for entry in entries:
@@ -149,7 +170,7 @@ def _demo_data(root: Path, slug: str) -> tuple[str, list[dict[str, Any]]]:
         examples.append(
             {"name": str(entry["name"]), "label": str(entry["label"]), "update": update}
         )
-    return title, examples
+    return DemoData(title, fallback, examples)
 
 
 def demo(root: Path, slug: str) -> str:
@@ -158,14 +179,16 @@ def demo(root: Path, slug: str) -> str:
     The examples come from `schema/<slug>/demo.yaml`, which names validated
     fixtures, so the demo shows real payloads.
     """
-    title, examples = _demo_data(root, slug)
-    payload = html.escape(json.dumps(examples, ensure_ascii=False), quote=True)
-    title = html.escape(title, quote=True)
+    data = _demo_data(root, slug)
+    payload = html.escape(json.dumps(data.examples, ensure_ascii=False), quote=True)
+    title = html.escape(data.title, quote=True)
     # The examples ride in an attribute, not a <script>: Material's instant
     # navigation re-creates (and runs) scripts found in the page content.
+    # The fallback text is what a reader without JavaScript sees; the script replaces it.
     return (
         f'<div class="acp-demo" data-acp-demo="{html.escape(slug, quote=True)}" role="region"'
-        f' aria-label="{title}" data-acp-demo-examples="{payload}"></div>\n'
+        f' aria-label="{title}" data-acp-demo-examples="{payload}">'
+        f'<p class="acp-demo__fallback">{html.escape(data.fallback.strip())}</p></div>\n'
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -136,4 +137,16 @@ def render(
                 out += _table(props, set(definition.get("required") or []), local)
             else:
                 out += ["No fields: the empty object `{}` is the whole value.", ""]
-    return "\n".join(out).rstrip("\n") + "\n"
+    return _local_rfd_links("\n".join(out).rstrip("\n") + "\n", titles, rfd_link)
+
+
+_UPSTREAM_RFD = re.compile(r"\]\(https://agentclientprotocol\.com/rfds/([a-z0-9-]+)/?\)")
+
+
+def _local_rfd_links(text: str, titles: dict[str, str], rfd_link: str) -> str:
+    """Links to an RFD's future upstream page point at its page on this site.
+
+    A schema description links `https://agentclientprotocol.com/rfds/<slug>`,
+    where the RFD will live once upstream; until then that page does not exist.
+    """
+    return _UPSTREAM_RFD.sub(lambda m: f"]({rfd_link}{m[1]}.md)" if m[1] in titles else m[0], text)

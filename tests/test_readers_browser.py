@@ -1,0 +1,139 @@
+"""Every page as a reader meets it in Chromium: no third-party request, no serious axe finding.
+
+Each of light and dark, desktop (1280 px) and phone (390 px) is one visit:
+the home page is loaded afresh, then every page of the built site is reached
+by Material's instant navigation, as a reader clicking through would, and
+axe-core (pinned in package.json, injected from node_modules) checks each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+MODES = [
+    ("light", 1280),
+    ("dark", 1280),
+    ("light", 390),
+    ("dark", 390),
+]
+
+NAVIGATE = """(url) => new Promise((resolve) => {
+  // A click on a link, as a reader's: Material's instant navigation takes it over.
+  const link = document.createElement("a");
+  link.href = url;
+  document.querySelector(".md-content").append(link);
+  let first = true;
+  const subscription = document$.subscribe(() => {
+    if (first) { first = false; return; }
+    setTimeout(() => {
+      subscription.unsubscribe();
+      resolve(location.href);
+    });
+  });
+  link.click();
+})"""
+
+AUDIT = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")}`);
+}"""
+
+
+def _pages(site: Path) -> list[str]:
+    return sorted(
+        "" if p.parent == site else p.parent.relative_to(site).as_posix() + "/"
+        for p in site.rglob("index.html")
+        if "assets" not in p.parts
+    )
+
+
+@pytest.mark.parametrize(("scheme", "width"), MODES, ids=[f"{s}-{w}px" for s, w in MODES])
+def test_every_page_is_accessible_and_asks_no_other_host(
+    browser, served_site: tuple[Path, str], scheme: str, width: int
+) -> None:
+    site, url = served_site
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, is_mobile=width < 600
+    )
+    requests: list[str] = []
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("request", lambda request: requests.append(request.url))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        page.add_script_tag(path=str(AXE))
+        found: dict[str, list[str]] = {}
+        pages = _pages(site)
+        assert len(pages) > 15, pages
+        for path in pages:
+            # The home page is the fresh visit; every other page is reached from it.
+            if path:
+                assert page.evaluate(NAVIGATE, url + path) == url + path
+            violations = page.evaluate(AUDIT)
+            if violations:
+                found[path or "/"] = violations
+        page.wait_for_load_state("networkidle")
+    finally:
+        context.close()
+    assert found == {}
+    host = urlsplit(url).netloc
+    assert [r for r in requests if urlsplit(r).netloc not in ("", host)] == []
+    assert errors == []
+
+
+def test_search_ranks_the_rfd_and_the_protocol_page_first(
+    browser, served_site: tuple[Path, str]
+) -> None:
+    url = served_site[1]
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.locator(".md-search__input").click()
+        page.keyboard.type("capability")
+        results = page.locator(".md-search-result__item > .md-search-result__link")
+        results.first.wait_for()
+        hrefs = results.evaluate_all("links => links.map((a) => a.href)")
+    finally:
+        context.close()
+    pages = list(dict.fromkeys(h[len(url) :].split("?")[0] for h in hrefs))
+    assert pages[:2] == ["rfds/prompt-suggestions/", "protocol/prompt-suggestions/"], pages
+    assert not [p for p in pages if p.startswith("tooling/api")]
+
+
+def test_on_a_phone_tables_become_cards_and_identifiers_stay_whole(
+    browser, served_site: tuple[Path, str]
+) -> None:
+    url = served_site[1]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "schema/v1/")
+        page.wait_for_selector("table[data-acp-columns]")
+        layout = page.evaluate(
+            """() => [...document.querySelectorAll("article table")].map((t) => ({
+              overflows: t.scrollWidth > t.closest("article").clientWidth + 1,
+              unlabelled: [...t.querySelectorAll("tbody td")].filter(
+                (td) => !td.dataset.acpColumn).length,
+              broken: [...t.querySelectorAll("code")]
+                .filter((c) => c.getClientRects().length > 1).map((c) => c.textContent),
+            }))"""
+        )
+    finally:
+        context.close()
+    assert layout, "the v1 reference has no table"
+    for table in layout:
+        assert table == {"overflows": False, "unlabelled": 0, "broken": []}
