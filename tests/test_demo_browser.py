@@ -323,15 +323,27 @@ def test_a_turn_without_suggestion_is_a_prompt_and_a_reply_and_clears_the_offer(
     assert _composer(page).input_value() == ""
 
 
-def test_an_update_still_on_its_way_when_the_session_reloads_never_shows(page) -> None:
-    page.clock.install()
-    page.locator(f"{DEMO} [data-acp-demo-delay]").first.check()
-    _send(page, "one")
-    page.locator(f'{DEMO} [data-acp-demo-action="reload"]').first.click()
-    page.clock.run_for(5000)
-    assert _placeholder(page) not in SEVERAL
-    status = page.locator(f"{DEMO} [data-acp-demo-status]").first.text_content()
-    assert status == "Session reloaded. Suggestions are not replayed."
+def test_an_update_still_on_its_way_when_the_session_reloads_never_shows(browser, site_url) -> None:
+    # A fake clock of its own: installed in the shared tab, it outlives the test and breaks
+    # the theme's timers on the next page load.
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.clock.install()
+        page.goto(site_url + RFD_PAGE)
+        page.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+        page.locator(f"{DEMO} [data-acp-demo-delay]").first.check()
+        _send(page, "one")
+        page.locator(f'{DEMO} [data-acp-demo-action="reload"]').first.click()
+        page.clock.run_for(5000)
+        assert _placeholder(page) not in SEVERAL
+        status = page.locator(f"{DEMO} [data-acp-demo-status]").first.text_content()
+        assert status == "Session reloaded. Suggestions are not replayed."
+        assert errors == [], errors
+    finally:
+        context.close()
 
 
 def test_enter_that_ends_an_input_method_composition_does_not_send(page) -> None:

@@ -85,11 +85,7 @@ def cmd_schema_merge(args: argparse.Namespace) -> int:
         if version.name in s.versions
     ]
     channel = args.channel or merge.default_channel(made)
-    if args.base is None:
-        merged = merge.merged(repo.root, version, made, channel)
-    else:
-        base = merge.load_base(repo.root, version, args.base)
-        merged = merge.merge(base, merge.chosen(made, channel), version)
+    merged = merge.merged(repo.root, version, made, channel, base=args.base)
     text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
     if args.output is None:
         sys.stdout.write(text)

@@ -59,12 +59,18 @@ def merged(
     contributions: Sequence[Contribution],
     channel: str,
     meta_check: bool = True,
+    base: Path | None = None,
 ) -> dict[str, Any]:
-    """The pinned base of `channel` with its RFDs merged in, saying where it comes from."""
-    base = load_base(root, version, channel=channel)
+    """The base of `channel` (pinned, or the file `base`) with its RFDs merged in, saying where
+    it comes from."""
+    loaded = load_base(root, version, base, channel=channel)
     made = chosen(contributions, channel)
-    result = merge(base, made, version, meta_check=meta_check)
-    base_name = f"{protocols.SDK_PACKAGE}@{sdk_version(root)} {version.base_files[channel]}"
+    result = merge(loaded, made, version, meta_check=meta_check)
+    base_name = (
+        f"{protocols.SDK_PACKAGE}@{sdk_version(root)} {version.base_files[channel]}"
+        if base is None
+        else base.as_posix()
+    )
     result[PROVENANCE_KEY] = {
         "base": base_name,
         "rfds": [{"rfd": c.rfd, "base": Path(version.base_files[c.channel]).name} for c in made],
