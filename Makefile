@@ -68,11 +68,12 @@ session: setup
 	$(BIN)/acp-docs trace --protocol v1 $(SESSIONS)/v1.jsonl $(SESSIONS)/v1-legacy.jsonl
 
 # Each figure printed next to its target: check warm and cold and on growing
-# RFDs, 5,000 example blocks, the test phase.
+# RFDs, 5,000 example blocks, the test phase, a save served again by `mkdocs serve`.
 bench: setup
 	$(BIN)/python scripts/bench_check.py
 	$(BIN)/python scripts/bench_examples.py
 	$(BIN)/python scripts/bench_tests.py
+	$(BIN)/python scripts/bench_serve.py
 
 lock:
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^acp-docs' > /tmp/acp-docs.lock

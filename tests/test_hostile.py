@@ -419,6 +419,17 @@ CASES = [
         "markdown_extensions",
     ),
     Case(
+        "a theme custom_dir outside the checkout",
+        lambda repo, outside: _replace(
+            "mkdocs.yml", "  font: false\n", f"  font: false\n  custom_dir: {outside}\n"
+        )(repo, outside),
+        ("check", "--only", "build"),
+        2,
+        "mkdocs.yml",
+        None,
+        "custom_dir",
+    ),
+    Case(
         "a file name that is not UTF-8",
         lambda repo, _o: (repo / "docs").joinpath(os.fsdecode(b"caf\xe9.md")).write_text("# x\n"),
         ("check", "--only", "files", "links"),

@@ -73,6 +73,15 @@ def read_module(path: Path, name: str, shown: str) -> Module:
     return Module(name, ast.get_docstring(tree) or "", members)
 
 
+def python_files(package: Path) -> list[Path]:
+    """Every `.py` file under `package`, links to folders not followed (what `modules` may read)."""
+    found = []
+    for current, dirs, names in os.walk(package, followlinks=False):
+        dirs.sort()
+        found += [Path(current, n) for n in sorted(names) if n.endswith(".py")]
+    return found
+
+
 def modules(root: Path, package: Path) -> list[Module]:
     """Every public module of the package folder `package`, sorted by dotted name."""
     if not filetree.inside(root, package / "__init__.py"):

@@ -38,11 +38,14 @@ from acp_docs import (
     cachedir,
     examples,
     filetree,
+    memo,
     prose,
     protocols,
+    rendercache,
     rfdheader,
     rfds,
     site,
+    spell,
     themefix,
 )
 from acp_docs.errors import LocatedError, UsageError
@@ -50,8 +53,9 @@ from acp_docs.findings import Finding
 from acp_docs.markdown import code_lines
 from acp_docs.payloads import check_fixtures, fixture_files
 from acp_docs.repo import Repo
+from acp_docs.reporters import page as page_report
 from acp_docs.reporters.text import line as text_line
-from acp_docs.schema import fragments, reference
+from acp_docs.schema import fragments, merge, reference
 from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.source import SchemaSource
 from acp_docs.textfile import UnreadableFile, read_text
@@ -65,6 +69,12 @@ SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 _MARKER = re.compile(r"^[ ]{0,3}<!--[ \t]*acp-docs:(?P<name>[a-z-]{1,40})(?P<rest>[^\n]*)$", re.M)
 """A marker is an HTML comment alone on its line; one inside code or a sentence is text."""
 
+
+_FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)
+"""A front-matter block as MkDocs finds one (`mkdocs.utils.meta`)."""
+
+SERVE_POLL_SECONDS = 0.1
+SERVE_DEBOUNCE_SECONDS = 0.05
 
 RFD_SEARCH_BOOST = 2
 """Search ranks RFD pages above the other pages (the API reference is not searched)."""
@@ -128,15 +138,19 @@ class _Loaded:
     rfds: list[rfds.Rfd]
     sources: list[SchemaSource]
     schemas: SchemaSet | None
-    _downloads: list[site.Download] | None = None
+    schema_key: Any
+    """What the merged schemas were built from (see `acp_docs.memo`)."""
 
     def downloads(self) -> list[site.Download]:
-        """The merged schemas the site publishes, built once per build."""
-        if self._downloads is None:
-            if self.schemas is None:
-                raise UsageError("the merged schemas could not be built (see the schema findings)")
-            self._downloads = site.merged_downloads(self.repo.root, self.sources, self.schemas)
-        return self._downloads
+        """The merged schemas the site publishes, built once while their inputs stay the same."""
+        schemas = self.schemas
+        if schemas is None:
+            raise UsageError("the merged schemas could not be built (see the schema findings)")
+        return memo.remembered(
+            "downloads",
+            self.schema_key,
+            lambda: site.merged_downloads(self.repo.root, self.sources, schemas),
+        )
 
 
 class _WalkWithoutLinks:
@@ -175,6 +189,15 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         self._loaded: _Loaded | None = None
         self._links: list[_Link] = []
         self._anchors: list[_Anchor] = []
+        self._page_files: dict[str, File] = {}
+        self._renders = rendercache.RenderCache()
+        self._render_context: Any = None
+        self.serving = False
+        """True under `mkdocs serve`: findings are then shown on the pages too."""
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Note whether this process serves the site (the plugin then lives across rebuilds)."""
+        self.serving = command == "serve"
 
     @property
     def loaded(self) -> _Loaded:
@@ -203,6 +226,25 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             path, line, reason = error.name, error.line, error.reason
         self.report(Finding(path, line, col, check, reason, rule))
 
+    def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
+        """Notice a saved file sooner than MkDocs's default.
+
+        MkDocs polls the watched folders every half second and waits 0.1 s for
+        more changes; an author then waits that long before the build even
+        starts. The watcher polls every `SERVE_POLL_SECONDS` instead (the
+        folders watched are small), and the debounce is halved. Should MkDocs
+        change its watcher, these knobs are absent and its defaults stay.
+        """
+        observer = getattr(server, "observer", None)
+        if observer is not None and hasattr(observer, "_timeout"):
+            observer._timeout = SERVE_POLL_SECONDS
+            for emitter in getattr(observer, "emitters", ()):
+                if hasattr(emitter, "_timeout"):
+                    emitter._timeout = SERVE_POLL_SECONDS
+        if isinstance(getattr(server, "build_delay", None), float):
+            server.build_delay = min(server.build_delay, SERVE_DEBOUNCE_SECONDS)
+        return server
+
     def on_config(self, config: Any) -> Any:
         """Load the repository: RFDs, schema sources, merged schemas; lint and drift."""
         _never_follow_folder_links()
@@ -212,11 +254,18 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         self._reported = set()
         self._links = []
         self._anchors = []
+        self._page_files = {}
         root = Path(config.config_file_path).resolve().parent
         repo = Repo.load(root)
         if not filetree.within(root, repo.docs_dir):
             raise PluginError(
                 f"mkdocs.yml: docs_dir {config.docs_dir!r} is outside the repository;"
+                " keep it inside"
+            )
+        custom_dir = config.theme.custom_dir
+        if custom_dir and not filetree.within(root, custom_dir):
+            raise PluginError(
+                f"mkdocs.yml: theme custom_dir {custom_dir!r} is outside the repository;"
                 " keep it inside"
             )
         tree = filetree.scan(root, repo.source_folders)
@@ -233,12 +282,20 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         except UsageError as exc:
             self._load_error(exc, "schema/source")
             sources = []
+        # Everything the merged schemas depend on: kept while serving until one of them changes.
+        schema_key = (
+            str(root),
+            tuple((s.slug, s.shown, s.channel) for s in sources),
+            memo.digest_of([s.path for s in sources] + merge.base_inputs(root)),
+        )
         schemas: SchemaSet | None = None
         try:
-            schemas = SchemaSet.from_sources(root, sources)
+            schemas = memo.remembered(
+                "schemas", schema_key, lambda: SchemaSet.from_sources(root, sources)
+            )
         except UsageError as exc:
             self._load_error(exc, "schema/merge")
-        self._loaded = _Loaded(repo, tree, loaded_rfds, sources, schemas)
+        self._loaded = _Loaded(repo, tree, loaded_rfds, sources, schemas, schema_key)
         slugs = {r.slug for r in loaded_rfds}
         for source in sources:
             if source.slug not in slugs:
@@ -252,8 +309,14 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                         "schema/orphan-source",
                     )
                 )
+        fragment_files = [p for s in sources for p in sorted(s.directory.glob("v*.json"))]
         try:
-            for drift in fragments.check(root, sources):
+            drifts = memo.remembered(
+                "drift",
+                (schema_key, memo.digest_of(fragment_files)),
+                lambda: fragments.check(root, sources),
+            )
+            for drift in drifts:
                 self.report(drift.finding())
         except UsageError as exc:
             self._load_error(exc, "schema/source")
@@ -263,7 +326,18 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         except UsageError as exc:
             self._load_error(exc, "rfds/front-matter-schema", "rfds")
         if schemas is not None:
-            for finding in check_fixtures(root, schemas):
+            fixtures = [
+                path
+                for version in protocols.NAMES
+                for paths in fixture_files(root, version).values()
+                for path in paths
+            ]
+            checked = memo.remembered(
+                "fixtures",
+                (schema_key, memo.digest_of(fixtures)),
+                lambda: check_fixtures(root, schemas),
+            )
+            for finding in checked:
                 self.report(finding)
         config.markdown_extensions.append(_LinkExtension(self._links))
         return config
@@ -274,8 +348,16 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         repo = loaded.repo
         for file in list(files):
             source = file.abs_src_path
-            if source and not (
-                loaded.tree.allows(repo.root, source) and filetree.inside(repo.root, source)
+            # The installed theme's own files live wherever the theme is installed (its
+            # custom_dir must be in the checkout, see on_config); every other file must be
+            # a vetted file inside the checkout.
+            from_theme = file.src_dir is not None and not filetree.within(repo.root, file.src_dir)
+            if (
+                not from_theme
+                and source
+                and not (
+                    loaded.tree.allows(repo.root, source) and filetree.inside(repo.root, source)
+                )
             ):
                 files.remove(file)
         pages = [r.path for r in loaded.rfds]
@@ -308,6 +390,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             if path.is_file():
                 rel = path.relative_to(repo.root).as_posix()
                 files.append(File.generated(config, rel, abs_src_path=str(path)))
+        if self.serving:
+            self._render_context = rendercache.context_key(config, files)
         return files
 
     def on_nav(self, nav: Any, config: Any, files: Files) -> Any:
@@ -384,7 +468,15 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 return site.demo(loaded.repo.root, args[0])
             if name == "api-reference" and len(args) == 1:
                 root = loaded.repo.root
-                return apiref.render(apiref.modules(root, root / args[0]))
+                package = root / args[0]
+                if not filetree.inside(root, package / "__init__.py"):
+                    return apiref.render(apiref.modules(root, package))  # refused, with the reason
+                key = (str(package), memo.digest_of(apiref.python_files(package)))
+                return memo.remembered(
+                    "api-reference",
+                    key,
+                    lambda: apiref.render(apiref.modules(root, package)),
+                )
         except UsageError as exc:
             self._marker_problem(page, match, str(exc))
             return ""
@@ -411,6 +503,11 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         RFD's browser title says it is an RFD, and search ranks it up.
         """
         ours = page.file.src_dir == str(self.loaded.repo.root)
+        if ours and not page.meta:
+            # Front matter MkDocs could not read (the RFD lint says why) is not shown as text.
+            unread = _FRONT_MATTER.match(markdown)
+            if unread:
+                markdown = markdown[unread.end() :]
         if ours and page.file.src_uri == f"rfds/{rfds.TEMPLATE_NAME}":
             # The template's front matter is an example for authors, not its title.
             page.meta.pop("title", None)
@@ -430,6 +527,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 page.meta["title"] = html.escape(f"RFD: {title}", quote=True)
                 page.meta.setdefault("search", {"boost": RFD_SEARCH_BOOST})
         self._links.clear()
+        if self.serving:
+            self._renders.install(page, self._render_context, self._links)
         in_code = code_lines(markdown)
 
         def expand(match: re.Match[str]) -> str:
@@ -443,8 +542,17 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         shown = self._shown(page.file)
         text = self._source_text(page)
         if self.loaded.schemas is not None and text:
-            report = examples.check_rendered(text, html, shown, self.loaded.schemas)
-            for finding in report.findings:
+            schemas = self.loaded.schemas
+
+            def check() -> list[Finding]:
+                return examples.check_rendered(text, html, shown, schemas).findings
+
+            if self.serving:
+                key = (text, html, self.loaded.schema_key)
+                found = memo.remembered(f"examples:{shown}", key, check)
+            else:
+                found = check()
+            for finding in found:
                 self.report(finding)
         for link in list(self._links):
             self._check_link(page, files, shown, text, link)
@@ -452,8 +560,14 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         rfd = self._rfd_of(page)
         if rfd is not None:
             html = self._with_header(html, rfd, page, files)
-        self.page_words[shown] = prose.words(html)
+        if self.serving:
+            self.page_words[shown] = memo.remembered(
+                f"words:{shown}", html, lambda: prose.words(html)
+            )
+        else:
+            self.page_words[shown] = prose.words(html)
         self.page_sources[shown] = text
+        self._page_files[shown] = page.file
         return _GENERATED_MARKS.sub("", html)
 
     def _with_header(self, content: str, rfd: rfds.Rfd, page: Any, files: Files) -> str:
@@ -524,6 +638,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         folder = cachedir.cache_dir("jinja")
         if folder is not None and env.bytecode_cache is None:
             env.bytecode_cache = FileSystemBytecodeCache(str(folder))
+        if self.serving:
+            self._spell_served_pages()
         for item in self._anchors:
             target_page = item.target.page
             ids = getattr(target_page, "present_anchor_ids", None)
@@ -542,14 +658,44 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             )
         return env
 
+    def _spell_served_pages(self) -> None:
+        """While serving, spelling of the rendered pages joins the other findings."""
+        try:
+            found = spell.check_served_pages(self.loaded.repo, self.page_words, self.page_sources)
+        except UsageError as exc:
+            found = [
+                Finding(
+                    spell.CONFIG,
+                    1,
+                    1,
+                    spell.CHECK,
+                    f"spelling is not checked while serving: {exc}",
+                    "spell/unavailable",
+                )
+            ]
+        for finding in found:
+            self.report(finding)
+
     def on_page_context(self, context: Any, page: Any, config: Any, nav: Any) -> Any:
-        """Point the edit link of an RFD page at its source in rfds/."""
+        """Point the edit link of an RFD page at its source in rfds/; while serving, show the
+        problems on the page."""
+        if self.serving:
+            self._annotate(page)
         repo = self.loaded.repo
         if page.file.src_uri.startswith("rfds/") and page.file.src_dir == str(repo.root):
             repo_url = (config.repo_url or "").rstrip("/")
             if repo_url:
                 page.edit_url = f"{repo_url}/edit/main/{page.file.src_uri}"
         return context
+
+    def _annotate(self, page: Any) -> None:
+        shown = self._shown(page.file)
+        mine = [f for f in self.findings if f.path == shown]
+        elsewhere = [f for f in self.findings if f.path != shown]
+        urls = {path: file.url_relative_to(page.file) for path, file in self._page_files.items()}
+        page.content = page_report.annotate(
+            page.content or "", self.page_sources.get(shown, ""), mine, elsewhere, urls
+        )
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
         """Repair the theme's markup for readers (see `acp_docs.themefix`)."""

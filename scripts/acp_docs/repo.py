@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from acp_docs import memo
 from acp_docs.errors import UsageError
 from acp_docs.textfile import read_text
 from acp_docs.yamlfile import NoAliasLoader
@@ -101,7 +102,9 @@ class Repo:
     def load(cls, start: Path | None = None) -> Repo:
         """Find the root from `start` and read mkdocs.yml (a UsageError when malformed)."""
         root = find_root(start)
-        return cls.parse(root, read_text(root / CONFIG_NAME, CONFIG_NAME))
+        text = read_text(root / CONFIG_NAME, CONFIG_NAME)
+        # Kept while serving until mkdocs.yml changes (`acp_docs.memo`).
+        return memo.remembered(CONFIG_NAME, (str(root), text), lambda: cls.parse(root, text))
 
     @classmethod
     def parse(cls, root: Path, text: str) -> Repo:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wcmatch import glob
 
-from acp_docs import filetree, prose, runner
+from acp_docs import filetree, memo, prose, runner
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
@@ -199,13 +200,31 @@ def unknown_words(repo: Repo, task: Task, words: set[str]) -> set[str]:
     return {line.strip() for line in result.stdout.splitlines() if line.strip()} & words
 
 
+def remembered_unknown_words(repo: Repo, task: Task, words: set[str]) -> set[str]:
+    """`unknown_words`, asking Aspell only about words it has not judged with these word lists.
+
+    While serving, a rebuild after an edit sends Aspell the new words alone.
+    """
+    key = (tuple(task.options), memo.digest_of(repo.root / rel for rel in task.wordlists))
+    verdicts: dict[str, bool] = memo.remembered(f"spelling:{task.name}", key, dict)
+    new = words - verdicts.keys()
+    if new:
+        unknown = unknown_words(repo, task, new)
+        verdicts.update((word, word in unknown) for word in new)
+    return {word for word in words if verdicts[word]}
+
+
 def findings_for(
-    repo: Repo, task: Task, page_words: dict[str, set[str]], sources: dict[str, str]
+    repo: Repo,
+    task: Task,
+    page_words: dict[str, set[str]],
+    sources: dict[str, str],
+    judge: Callable[[Repo, Task, set[str]], set[str]] = unknown_words,
 ) -> list[Finding]:
     """A finding for each unknown word of each file, at its first place in the source."""
     named = set(task.sources)
     chosen = {path: found for path, found in page_words.items() if path in named}
-    unknown = unknown_words(repo, task, set().union(*chosen.values()) if chosen else set())
+    unknown = judge(repo, task, set().union(*chosen.values()) if chosen else set())
     findings = []
     for path in sorted(chosen):
         mine = chosen[path] & unknown
@@ -249,4 +268,18 @@ def check_pages(
                 continue
             words[rel] = prose.words(render(texts[rel]))
         findings += findings_for(repo, task, words, texts)
+    return sorted(set(findings))
+
+
+def check_served_pages(
+    repo: Repo, page_words: dict[str, set[str]], sources: dict[str, str]
+) -> list[Finding]:
+    """Spelling of the pages a `mkdocs serve` build rendered, with the check's dictionary.
+
+    Files that are no page (README.md) wait for `acp-docs check`; words
+    already judged are not sent to Aspell again.
+    """
+    all_tasks, findings = tasks(repo)
+    for task in all_tasks:
+        findings += findings_for(repo, task, page_words, sources, remembered_unknown_words)
     return sorted(set(findings))

@@ -23,7 +23,7 @@ from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.fragments import Contribution
 from acp_docs.textfile import load_json
 
-__all__ = ["MergeRefused", "default_base", "load_base", "merge", "merged"]
+__all__ = ["MergeRefused", "base_inputs", "default_base", "load_base", "merge", "merged"]
 
 PROVENANCE_KEY = "x-acp-merged"
 
@@ -41,6 +41,13 @@ def sdk_version(root: Path) -> str:
         raise UsageError(f"{shown}: the pinned ACP SDK is not installed; run `make setup`")
     data = load_json(path, shown)
     return str(data.get("version", "unknown")) if isinstance(data, dict) else "unknown"
+
+
+def base_inputs(root: Path) -> list[Path]:
+    """Every file a merge onto the pinned bases reads: each base and the SDK's package.json."""
+    package = root / "node_modules" / protocols.SDK_PACKAGE
+    files = {default_base(root, v, c) for v in protocols.VERSIONS.values() for c in v.base_files}
+    return [package / "package.json", *sorted(files)]
 
 
 def default_channel(contributions: Sequence[Contribution]) -> str:

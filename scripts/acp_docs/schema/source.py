@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_docs import filetree, protocols
+from acp_docs import filetree, memo, protocols
 from acp_docs.errors import LocatedError
 from acp_docs.textfile import read_text
 from acp_docs.yamlfile import load_with_lines
@@ -194,7 +194,13 @@ def _check_top_level(source: SchemaSource) -> None:
 def load(root: Path, path: Path) -> SchemaSource:
     """Read and check the shape of one source (a UsageError naming file and line)."""
     shown = path.relative_to(root).as_posix()
-    data, lines = load_with_lines(read_text(path, shown), shown)
+    text = read_text(path, shown)
+    # Kept while serving until the file changes (`acp_docs.memo`); the source is never mutated.
+    return memo.remembered(f"source:{path}", (shown, text), lambda: _parse(path, shown, text))
+
+
+def _parse(path: Path, shown: str, text: str) -> SchemaSource:
+    data, lines = load_with_lines(text, shown)
     if not isinstance(data, dict):
         raise SourceError(shown, 1, "a schema source is a YAML mapping")
     source = SchemaSource(path.parent.name, path, shown, data, lines)

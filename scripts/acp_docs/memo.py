@@ -1,0 +1,53 @@
+"""Results kept between the builds of one process, keyed by the bytes of everything they read.
+
+`mkdocs serve` rebuilds in the same process after every save. The costly,
+pure steps of a build (merging the schemas, checking the fixtures, the merged
+downloads, the API reference) are kept here under a key made of the content
+(never the time stamps) of every file they read, so an unchanged input gives
+the same result without the work and a changed one is never served stale.
+Only the latest result of each step is kept, so memory does not grow over a
+long session. A one-off process (`acp-docs check`) computes each step once,
+as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Hashable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_kept: dict[str, tuple[Hashable, Any]] = {}
+
+
+def digest_of(paths: Iterable[Path]) -> str:
+    """One digest of the names and bytes of `paths` (a missing or unreadable file counts too)."""
+    hasher = hashlib.blake2b(digest_size=16)
+    for path in paths:
+        hasher.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            if path.is_symlink() or not path.is_file():
+                hasher.update(b"\1not a regular file\0")
+                continue
+            hasher.update(path.read_bytes())
+        except OSError as exc:
+            hasher.update(f"\1{type(exc).__name__}\0".encode())
+        hasher.update(b"\0")
+    return hasher.hexdigest()
+
+
+def remembered(step: str, key: Hashable, make: Callable[[], T]) -> T:
+    """The result of `make()` for `key`, computed once while `key` stays the latest of `step`."""
+    held = _kept.get(step)
+    if held is not None and held[0] == key:
+        return held[1]  # type: ignore[no-any-return]
+    value = make()
+    _kept[step] = (key, value)
+    return value
+
+
+def forget() -> None:
+    """Drop every kept result (tests use it to measure a build from nothing)."""
+    _kept.clear()

@@ -1,0 +1,145 @@
+"""Findings shown on the served page (`mkdocs serve` only): notes in place, a summary, a banner.
+
+Each finding about a page becomes a note next to the block its line produced
+(see `acp_docs.blockmap`), naming the rule, the place and the message (which
+says the fix). A summary at the top of the page links to each note; a banner
+lists the problems of other pages (linked to their notes) and of files that
+are no page (`mkdocs.yml`, schema sources, fixtures). The plugin calls this
+only while serving, so a built site never carries any of it.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+from acp_docs import blockmap
+from acp_docs.findings import Finding
+
+NOTE_ID = "acp-problem-{}"
+SUMMARY_ID = "acp-problems"
+BANNER_ID = "acp-problems-elsewhere"
+BANNER_OPEN_UP_TO = 10
+
+STYLE = """<style>
+.acp-problem,.acp-problems{border:2px solid #b3261e;border-left-width:.5rem;border-radius:.2rem;
+background:#fdecea;color:#410e0b;padding:.4rem .8rem;margin:.6rem 0;font-size:.75rem}
+.acp-problem p,.acp-problems p{margin:.2rem 0}
+.acp-problem code,.acp-problems code{color:#410e0b;background:#f9d6d2}
+.acp-problems a,.acp-problem a{color:#5c0a05;text-decoration:underline}
+.acp-problems ol{margin:.2rem 0 .2rem 1.2rem}
+.acp-problem__rule{font-weight:700}
+[data-md-color-scheme=slate] .acp-problem,[data-md-color-scheme=slate] .acp-problems{
+background:#3b1412;color:#ffdad6;border-color:#ffb4ab}
+[data-md-color-scheme=slate] .acp-problem code,[data-md-color-scheme=slate] .acp-problems code{
+color:#ffdad6;background:#5c1a16}
+[data-md-color-scheme=slate] .acp-problems a,[data-md-color-scheme=slate] .acp-problem a{
+color:#ffdad6}
+</style>"""
+
+
+def ordered(findings: Sequence[Finding]) -> list[Finding]:
+    """A page's findings in the order their notes are numbered (the same on every page)."""
+    return sorted(set(findings))
+
+
+def _where(finding: Finding) -> str:
+    return html.escape(finding.location())
+
+
+def note(finding: Finding, number: int) -> str:
+    """One finding as a note placed in the page."""
+    return (
+        f'<aside class="acp-problem" id="{NOTE_ID.format(number)}" role="note"'
+        f' aria-label="Problem {number}: {html.escape(finding.rule_id, quote=True)}">'
+        f'<p class="acp-problem__rule">Problem {number}:'
+        f" <code>{html.escape(finding.rule_id)}</code> at <code>{_where(finding)}</code></p>"
+        f'<p class="acp-problem__message">{html.escape(finding.message)}</p></aside>'
+    )
+
+
+def _summary(findings: list[Finding], placed: set[int]) -> str:
+    items = []
+    for number, finding in enumerate(findings, start=1):
+        text = (
+            f"line {finding.line}: <code>{html.escape(finding.rule_id)}</code>"
+            f" {html.escape(finding.message)}"
+        )
+        target = NOTE_ID.format(number)
+        items.append(f'<li><a href="#{target}">{text}</a></li>')
+    count = len(findings)
+    unplaced = count - len(placed)
+    extra = f" ({unplaced} shown here only)" if unplaced else ""
+    return (
+        f'<div class="acp-problems" id="{SUMMARY_ID}" role="region"'
+        f' aria-label="Problems on this page">'
+        f"<p><strong>{count} problem{'s' if count != 1 else ''} on this page</strong>{extra}."
+        " Shown while serving only; each disappears when it is fixed.</p>"
+        f"<ol>{''.join(items)}</ol></div>"
+    )
+
+
+def _banner(elsewhere: Sequence[Finding], page_urls: Mapping[str, str]) -> str:
+    by_path: dict[str, list[Finding]] = {}
+    for finding in elsewhere:
+        by_path.setdefault(finding.path, []).append(finding)
+    items = []
+    for path in sorted(by_path):
+        for number, finding in enumerate(ordered(by_path[path]), start=1):
+            where = _where(finding)
+            url = page_urls.get(path)
+            if url is not None:
+                href = html.escape(f"{url}#{NOTE_ID.format(number)}", quote=True)
+                where = f'<a href="{href}">{where}</a>'
+            items.append(
+                f"<li><code>{where}</code> <code>{html.escape(finding.rule_id)}</code>"
+                f" {html.escape(finding.message)}</li>"
+            )
+    count = len(items)
+    # A long list stays folded so that the page itself remains in view.
+    opened = " open" if count <= BANNER_OPEN_UP_TO else ""
+    return (
+        f'<details class="acp-problems" id="{BANNER_ID}"{opened}>'
+        f"<summary><strong>{count} problem{'s' if count != 1 else ''} elsewhere</strong>"
+        " (other pages, mkdocs.yml, schema sources, fixtures)</summary>"
+        f"<ol>{''.join(items)}</ol></details>"
+    )
+
+
+def annotate(
+    content: str,
+    source: str,
+    mine: Sequence[Finding],
+    elsewhere: Sequence[Finding],
+    page_urls: Mapping[str, str],
+) -> str:
+    """The page's HTML with a note beside each of its problems, a summary and a banner on top.
+
+    `source` is the page's Markdown as written (the findings' lines are its
+    lines); `page_urls` maps the path of each page to its URL relative to
+    this page, so the banner links to the notes on other pages.
+    """
+    if not mine and not elsewhere:
+        return content
+    findings = ordered(mine)
+    found = blockmap.blocks(content) if findings else []
+    inserts: dict[int, list[str]] = {}
+    placed: set[int] = set()
+    for number, finding in enumerate(findings, start=1):
+        at = blockmap.place(content, source, finding.line, finding.col, found)
+        if at is not None:
+            inserts.setdefault(at, []).append(note(finding, number))
+            placed.add(number)
+    top = [STYLE]
+    if elsewhere:
+        top.append(_banner(elsewhere, page_urls))
+    if findings:
+        top.append(_summary(findings, placed))
+        top += [note(f, n) for n, f in enumerate(findings, start=1) if n not in placed]
+    pieces = []
+    last = 0
+    for at in sorted(inserts):
+        pieces += [content[last:at], *inserts[at]]
+        last = at
+    pieces.append(content[last:])
+    return "".join(top) + "".join(pieces)

@@ -1,0 +1,214 @@
+"""`mkdocs serve` as an author uses it: each problem shown on its page, gone once fixed.
+
+One server runs for the module on a free loopback port, over a copy of the
+repository. Each test edits files of that copy, waits for the served page to
+change, asserts what the author would see, then restores the files and waits
+until the page is clean again.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from acp_docs.devserver import DevServer
+
+from conftest import BIN, copy_repo, require_tool
+
+RFD = "rfds/prompt-suggestions.md"
+RFD_PAGE = "rfds/prompt-suggestions/"
+NOTE = re.compile(r'<aside class="acp-problem" id="(acp-problem-\d+)"[^>]*>(.*?)</aside>', re.S)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
+    """`mkdocs serve` over a copy of the repository, its RFD page served."""
+    require_tool("aspell", "Aspell")
+    copy = copy_repo(tmp_path_factory.mktemp("serve"))
+    with DevServer(copy) as server:
+        server.wait_for(RFD_PAGE, lambda page: page is not None, 60)
+        yield server
+
+
+def _clean(page: str | None) -> bool:
+    return page is not None and "acp-problem" not in page
+
+
+@contextmanager
+def edited(server: DevServer, path: str, old: str, new: str) -> Iterator[None]:
+    """Replace `old` with `new` in a file of the served copy; put it back afterwards."""
+    file = server.root / path
+    before = file.read_text(encoding="utf-8")
+    assert old in before, f"{old!r} not in {path}"
+    file.write_text(before.replace(old, new, 1), encoding="utf-8")
+    try:
+        yield
+    finally:
+        file.write_text(before, encoding="utf-8")
+        server.wait_for(RFD_PAGE, _clean, 30)
+
+
+def _notes(page: str) -> dict[str, str]:
+    return {
+        ident: html.unescape(re.sub(r"<[^>]+>", "", body)) for ident, body in NOTE.findall(page)
+    }
+
+
+def _article(page: str) -> str:
+    return page[page.index("<article") : page.index("</article>")]
+
+
+def _line_of(server: DevServer, path: str, text: str) -> int:
+    lines = (server.root / path).read_text(encoding="utf-8").split("\n")
+    return next(n for n, line in enumerate(lines, start=1) if text in line)
+
+
+def test_a_misspelt_word_is_noted_under_its_paragraph_and_goes_when_fixed(served) -> None:
+    sentence = "so it costs little."
+    with edited(served, RFD, sentence, sentence + " Zorblaxian qwyrt."):
+        page = served.wait_for(
+            RFD_PAGE, lambda p: p is not None and "Zorblaxian" in p and "acp-problem" in p
+        )
+        article = _article(page)
+        notes = _notes(article)
+        assert any("unknown word 'Zorblaxian'" in text for text in notes.values()), notes
+        # The note follows the very paragraph that holds the word, before any other block.
+        paragraph_end = article.index("</p>", article.index("costs little. Zorblaxian"))
+        first_note = article.index('<aside class="acp-problem"', paragraph_end)
+        assert article[paragraph_end + 4 : first_note].strip() == ""
+        # The summary at the top links to that note.
+        summary = article[article.index('id="acp-problems"') :]
+        assert summary.index('href="#acp-problem-') < summary.index("Zorblaxian")
+    page = served.get(RFD_PAGE)
+    assert page is not None and "Zorblaxian" not in page and "acp-problem" not in page
+
+
+def test_an_invalid_example_is_noted_under_its_code_block(served) -> None:
+    old = '"suggestions": [{ "text": "Run the test suite and fix what breaks" }]'
+    with edited(served, RFD, old, '"suggestions": [{ "text": 42 }]'):
+        page = served.wait_for(RFD_PAGE, lambda p: p is not None and "invalid-payload" in p)
+        article = _article(page)
+        code = article.index('<span class="mi">42</span>')
+        block_end = article.index("</div>", code) + len("</div>")
+        note = article[block_end:].lstrip()
+        assert note.startswith('<aside class="acp-problem"')
+        first = html.unescape(note[: note.index("</aside>")])
+        assert "examples/invalid-payload" in first
+        assert "42 is not of type 'string'" in first
+        # The terminal names the block's opening fence, a line or two above the bad value.
+        said = re.search(
+            rf"{RFD}:(\d+):\d+: \[v1 SessionUpdate\] /suggestions/0/text", served.log()
+        )
+        assert said is not None
+        fence = int(said.group(1))
+        lines = (served.root / RFD).read_text(encoding="utf-8").split("\n")
+        assert lines[fence - 1].startswith("```json") and '"text": 42' in "".join(
+            lines[fence : fence + 4]
+        )
+
+
+def test_broken_links_and_anchors_are_noted_and_located_in_the_terminal(served) -> None:
+    sentence = "so it costs little."
+    broken = sentence + " See [nothing](../nowhere.md) and [no anchor](#no-such-heading)."
+    with edited(served, RFD, sentence, broken):
+        page = served.wait_for(RFD_PAGE, lambda p: p is not None and "links/anchor" in p)
+        notes = " ".join(_notes(_article(page)).values())
+        assert "links/not-found" in notes and "links/anchor" in notes
+        line = _line_of(served, RFD, "no-such-heading")
+        log = served.log()
+        assert f"{RFD}:{line}:" in log and "'../nowhere.md'" in log
+        assert f"{RFD}:{line}:" in log.split("no-such-heading")[0].rsplit("\n", 1)[-1]
+
+
+def test_broken_front_matter_is_noted_and_never_shown_as_text(served) -> None:
+    with edited(served, RFD, "status: draft", "status: [draft"):
+        page = served.wait_for(RFD_PAGE, lambda p: p is not None and "rfds/front-matter" in p)
+        article = _article(page)
+        assert "status: [draft" not in article and "discussion: https" not in article
+        assert article.index('id="acp-problems"') < article.index("<h1")
+        assert "malformed YAML front matter" in " ".join(_notes(article).values())
+
+
+def test_a_problem_of_another_page_is_in_the_banner_with_a_link_to_its_note(served) -> None:
+    old = "[frequently asked questions](rfds/prompt-suggestions.md#frequently-asked-questions)"
+    new = "[frequently asked questions](rfds/prompt-suggestions.md#faq-gone)"
+    with edited(served, "docs/index.md", old, new):
+        page = served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-problems-elsewhere" in p)
+        banner = page[page.index('id="acp-problems-elsewhere"') :]
+        banner = banner[: banner.index("</details>")]
+        assert "faq-gone" in banner and 'href="../../#acp-problem-1"' in banner
+        home = served.wait_for("", lambda p: p is not None and "faq-gone" in p)
+        assert "acp-problem-1" in _notes(_article(home))
+        assert "no anchor #faq-gone" in _notes(_article(home))["acp-problem-1"]
+
+
+def test_an_unchanged_page_is_checked_again_against_the_edited_one(served) -> None:
+    # docs/index.md is not edited: its rendering is reused, its link still checked.
+    heading = "## Frequently asked questions"
+    with edited(served, RFD, heading, "## Questions and answers"):
+        page = served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-problems-elsewhere" in p)
+        assert "no anchor #frequently-asked-questions" in page
+        assert 'href="../../#acp-problem-1"' in page
+
+
+def test_a_schema_source_edit_changes_the_reference_and_shows_the_drift(served) -> None:
+    old = "One predicted next prompt, offered to the user in the empty composer."
+    new = "One guessed next prompt, offered to the user in the empty composer."
+    with edited(served, "schema/prompt-suggestions/source.yaml", old, new):
+        reference = served.wait_for("schema/v1/", lambda p: p is not None and "One guessed" in p)
+        banner = reference[reference.index('id="acp-problems-elsewhere"') :]
+        assert "schema/prompt-suggestions/v1.json" in banner
+        assert "acp-docs schema generate" in banner
+
+
+def test_a_normal_build_carries_none_of_it(served, tmp_path: Path) -> None:
+    sentence = "so it costs little."
+    with edited(served, RFD, sentence, sentence + " Zorblaxian [x](#nowhere-at-all)."):
+        served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-problem" in p)
+        built = subprocess.run(
+            [str(BIN / "mkdocs"), "build", "--site-dir", str(tmp_path / "site")],
+            cwd=served.root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert built.returncode == 0, built.stderr
+        assert "nowhere-at-all" in built.stderr  # the warning is still printed
+        pages = list((tmp_path / "site").rglob("*.html"))
+        assert len(pages) > 10
+        assert not [p for p in pages if "acp-problem" in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.browser
+def test_in_chromium_the_note_sits_under_the_code_block_it_is_about(served, browser) -> None:
+    old = '"suggestions": [{ "text": "Run the test suite and fix what breaks" }]'
+    with edited(served, RFD, old, '"suggestions": [{ "text": 42 }]'):
+        served.wait_for(RFD_PAGE, lambda p: p is not None and "invalid-payload" in p)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            page = context.new_page()
+            page.goto(served.url + RFD_PAGE)
+            note = page.locator("aside.acp-problem").first
+            note.scroll_into_view_if_needed()
+            assert note.is_visible()
+            code = page.locator("div.highlight", has_text='"text": 42').first
+            below = note.bounding_box()
+            above = code.bounding_box()
+            assert below is not None and above is not None
+            assert 0 <= below["y"] - (above["y"] + above["height"]) < 40
+            assert abs(below["x"] - above["x"]) < 2
+            # The theme's own style sheets are served too (the theme lives outside the copy).
+            header = page.locator("header.md-header").first
+            assert header.evaluate("e => getComputedStyle(e).position") == "sticky"
+            border = note.evaluate("e => getComputedStyle(e).borderLeftColor")
+            assert border == "rgb(179, 38, 30)", border
+            page.locator("#acp-problems a").first.click()
+            assert page.evaluate("location.hash").startswith("#acp-problem-")
+        finally:
+            context.close()
