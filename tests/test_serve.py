@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from acp_docs.devserver import DevServer
+from test_readers_browser import AUDIT, AXE
 
 from conftest import BIN, copy_repo, require_tool
 
@@ -41,8 +42,11 @@ def _clean(page: str | None) -> bool:
 
 
 @contextmanager
-def edited(server: DevServer, path: str, old: str, new: str) -> Iterator[None]:
-    """Replace `old` with `new` in a file of the served copy; put it back afterwards."""
+def edited(server: DevServer, path: str, old: str, new: str, settle: bool = True) -> Iterator[None]:
+    """Replace `old` with `new` in a file of the served copy; put it back afterwards.
+
+    With `settle`, wait until the RFD page is served without any problem again.
+    """
     file = server.root / path
     before = file.read_text(encoding="utf-8")
     assert old in before, f"{old!r} not in {path}"
@@ -51,7 +55,8 @@ def edited(server: DevServer, path: str, old: str, new: str) -> Iterator[None]:
         yield
     finally:
         file.write_text(before, encoding="utf-8")
-        server.wait_for(RFD_PAGE, _clean, 30)
+        if settle:
+            server.wait_for(RFD_PAGE, _clean, 30)
 
 
 def _notes(page: str) -> dict[str, str]:
@@ -210,5 +215,26 @@ def test_in_chromium_the_note_sits_under_the_code_block_it_is_about(served, brow
             assert border == "rgb(179, 38, 30)", border
             page.locator("#acp-problems a").first.click()
             assert page.evaluate("location.hash").startswith("#acp-problem-")
+        finally:
+            context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_notes_summary_and_banner_have_no_serious_axe_finding(served, browser, scheme) -> None:
+    sentence = "so it costs little."
+    with (
+        edited(served, "docs/index.md", "rfds/prompt-suggestions.md#frequently", "#gone-"),
+        edited(served, RFD, sentence, sentence + " Zorblaxian [x](#nowhere-at-all).", False),
+    ):
+        served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-problems-elsewhere" in p)
+        served.wait_for(RFD_PAGE, lambda p: p is not None and "nowhere-at-all" in p)
+        context = browser.new_context(color_scheme=scheme)
+        try:
+            page = context.new_page()
+            page.goto(served.url + RFD_PAGE)
+            page.add_script_tag(path=str(AXE))
+            assert page.locator("aside.acp-problem").count() >= 2
+            assert page.evaluate(AUDIT) == []
         finally:
             context.close()

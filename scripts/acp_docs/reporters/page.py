@@ -22,19 +22,24 @@ BANNER_ID = "acp-problems-elsewhere"
 BANNER_OPEN_UP_TO = 10
 
 STYLE = """<style>
-.acp-problem,.acp-problems{border:2px solid #b3261e;border-left-width:.5rem;border-radius:.2rem;
-background:#fdecea;color:#410e0b;padding:.4rem .8rem;margin:.6rem 0;font-size:.75rem}
-.acp-problem p,.acp-problems p{margin:.2rem 0}
-.acp-problem code,.acp-problems code{color:#410e0b;background:#f9d6d2}
-.acp-problems a,.acp-problem a{color:#5c0a05;text-decoration:underline}
-.acp-problems ol{margin:.2rem 0 .2rem 1.2rem}
-.acp-problem__rule{font-weight:700}
-[data-md-color-scheme=slate] .acp-problem,[data-md-color-scheme=slate] .acp-problems{
+.md-typeset .acp-problem,.md-typeset .acp-problems{border:2px solid #b3261e;
+border-left-width:.5rem;border-radius:.2rem;background:#fdecea;color:#410e0b;
+padding:.4rem .8rem;margin:.6rem 0;font-size:.75rem;box-shadow:none}
+.md-typeset .acp-problem p,.md-typeset .acp-problems p{margin:.2rem 0}
+.md-typeset .acp-problem code,.md-typeset .acp-problems code{color:#410e0b;background:#f9d6d2}
+.md-typeset .acp-problems a,.md-typeset .acp-problem a{color:#5c0a05;text-decoration:underline}
+.md-typeset .acp-problems ol{margin:.2rem 0 .2rem 1.2rem}
+.md-typeset .acp-problem__rule{font-weight:700}
+.md-typeset details.acp-problems>summary{background:transparent;padding:.2rem 1.8rem .2rem 0;
+color:inherit;margin:0}
+.md-typeset details.acp-problems>summary::before{content:none}
+[data-md-color-scheme=slate] .md-typeset .acp-problem,
+[data-md-color-scheme=slate] .md-typeset .acp-problems{
 background:#3b1412;color:#ffdad6;border-color:#ffb4ab}
-[data-md-color-scheme=slate] .acp-problem code,[data-md-color-scheme=slate] .acp-problems code{
-color:#ffdad6;background:#5c1a16}
-[data-md-color-scheme=slate] .acp-problems a,[data-md-color-scheme=slate] .acp-problem a{
-color:#ffdad6}
+[data-md-color-scheme=slate] .md-typeset .acp-problem code,
+[data-md-color-scheme=slate] .md-typeset .acp-problems code{color:#ffdad6;background:#5c1a16}
+[data-md-color-scheme=slate] .md-typeset .acp-problems a,
+[data-md-color-scheme=slate] .md-typeset .acp-problem a{color:#ffdad6}
 </style>"""
 
 
