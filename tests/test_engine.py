@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
-import subprocess
-import time
-import urllib.request
 from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import BIN, ROOT, acp, no_traceback, replace_in, run
+from conftest import ROOT, acp, no_traceback, replace_in, run
 
 ENGINE = ROOT / "scripts" / "acp_docs"
 
@@ -215,59 +210,6 @@ def test_the_plugin_is_registered_by_entry_point_not_a_hook_path() -> None:
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text().replace("!ENV", ""))
     assert "hooks" not in config
     assert "acp-docs" in config["plugins"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return response.read().decode("utf-8")
-
-
-def _wait_for(url: str, predicate, seconds: float = 60.0) -> str:
-    deadline = time.monotonic() + seconds
-    last = ""
-    while time.monotonic() < deadline:
-        try:
-            last = _fetch(url)
-            if predicate(last):
-                return last
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"{url} never matched; last page had {len(last)} characters")
-
-
-def test_serve_picks_up_an_edit_of_a_schema_source_without_a_restart(repo_copy: Path) -> None:
-    port = _free_port()
-    server = subprocess.Popen(
-        [str(BIN / "mkdocs"), "serve", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=repo_copy,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={
-            **os.environ,
-            "NO_MKDOCS_2_WARNING": "1",
-            "ACP_DOCS_SITE_URL": f"http://127.0.0.1:{port}/",
-        },
-    )
-    try:
-        url = f"http://127.0.0.1:{port}/schema/v1/"
-        _wait_for(url, lambda page: "Never empty." in page)
-        replace_in(
-            repo_copy / "schema" / "prompt-suggestions" / "source.yaml",
-            "Never empty.",
-            "Never an empty string.",
-        )
-        page = _wait_for(url, lambda page: "Never an empty string." in page)
-        assert "Never empty." not in page
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @pytest.mark.parametrize("slug", ["Bad_Slug", "prompt-suggestions", "draft", "a--b"])
