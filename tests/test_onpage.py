@@ -149,3 +149,13 @@ def test_memo_digest_never_reads_through_a_link(tmp_path: Path) -> None:
     before = memo.digest_of([link])
     secret.write_text("two")
     assert memo.digest_of([link]) == before
+
+
+def test_past_the_cap_problems_are_listed_at_the_top_without_notes() -> None:
+    many = [_finding(15, f"problem {n}") for n in range(page.MAX_PLACED + 5)]
+    out = page.annotate(HTML, SOURCE, many, [], {})
+    assert out.count('<aside class="acp-problem"') == page.MAX_PLACED
+    summary = out[out.index('id="acp-problems"') : out.index("</ol>")]
+    assert summary.count("<li>") == page.MAX_PLACED + 5
+    assert f'href="#acp-problem-{page.MAX_PLACED + 1}"' not in out
+    assert "(5 shown here only)" in out

@@ -20,6 +20,8 @@ NOTE_ID = "acp-problem-{}"
 SUMMARY_ID = "acp-problems"
 BANNER_ID = "acp-problems-elsewhere"
 BANNER_OPEN_UP_TO = 10
+MAX_PLACED = 200
+"""Notes placed in the page at most; beyond them, a page's problems are listed at the top only."""
 
 STYLE = """<style>
 .md-typeset .acp-problem,.md-typeset .acp-problems{border:2px solid #b3261e;
@@ -70,8 +72,10 @@ def _summary(findings: list[Finding], placed: set[int]) -> str:
             f"line {finding.line}: <code>{html.escape(finding.rule_id)}</code>"
             f" {html.escape(finding.message)}"
         )
-        target = NOTE_ID.format(number)
-        items.append(f'<li><a href="#{target}">{text}</a></li>')
+        if number > MAX_PLACED:
+            items.append(f"<li>{text}</li>")
+            continue
+        items.append(f'<li><a href="#{NOTE_ID.format(number)}">{text}</a></li>')
     count = len(findings)
     unplaced = count - len(placed)
     extra = f" ({unplaced} shown here only)" if unplaced else ""
@@ -131,6 +135,8 @@ def annotate(
     inserts: dict[int, list[str]] = {}
     placed: set[int] = set()
     for number, finding in enumerate(findings, start=1):
+        if number > MAX_PLACED:
+            break
         at = blockmap.place(content, source, finding.line, finding.col, found)
         if at is not None:
             inserts.setdefault(at, []).append(note(finding, number))
@@ -140,7 +146,11 @@ def annotate(
         top.append(_banner(elsewhere, page_urls))
     if findings:
         top.append(_summary(findings, placed))
-        top += [note(f, n) for n, f in enumerate(findings, start=1) if n not in placed]
+        top += [
+            note(f, n)
+            for n, f in enumerate(findings, start=1)
+            if n not in placed and n <= MAX_PLACED
+        ]
     pieces = []
     last = 0
     for at in sorted(inserts):
