@@ -11,6 +11,10 @@ schema source or a fixture without a restart.
 - Every problem is a `Finding` on `self.findings`, and a build warning, so
   `mkdocs build --strict` fails on it: schema drift, RFD lint, examples,
   fixtures, broken links and anchors, pages missing from the nav.
+- Under `mkdocs serve` only, spelling runs too and every finding is shown on
+  the page it concerns (`acp_docs.reporters.page`); costly steps and
+  unchanged pages are reused between rebuilds (`acp_docs.memo`,
+  `acp_docs.rendercache`), keyed by content, never by time.
 """
 
 from __future__ import annotations
