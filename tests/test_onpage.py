@@ -159,3 +159,11 @@ def test_past_the_cap_problems_are_listed_at_the_top_without_notes() -> None:
     assert summary.count("<li>") == page.MAX_PLACED + 5
     assert f'href="#acp-problem-{page.MAX_PLACED + 1}"' not in out
     assert "(5 shown here only)" in out
+
+
+def test_a_note_says_how_to_fix_and_links_the_docs_section() -> None:
+    urls = {"docs/tooling/writing.md": "../tooling/writing/"}
+    out = page.annotate(HTML, SOURCE, [_finding(15, "bad")], [], urls)
+    note = out[out.index('<aside class="acp-problem"') : out.index("</aside>")]
+    assert "How to fix: Fix the JSON" in note
+    assert 'href="../tooling/writing/#declaring-json-examples"' in note

@@ -83,6 +83,7 @@ def test_a_misspelt_word_is_noted_under_its_paragraph_and_goes_when_fixed(served
         article = _article(page)
         notes = _notes(article)
         assert any("unknown word 'Zorblaxian'" in text for text in notes.values()), notes
+        assert 'href="../../tooling/writing/#spelling"' in article
         # The note follows the very paragraph that holds the word, before any other block.
         paragraph_end = article.index("</p>", article.index("costs little. Zorblaxian"))
         first_note = article.index('<aside class="acp-problem"', paragraph_end)

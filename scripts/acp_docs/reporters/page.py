@@ -45,6 +45,53 @@ background:#3b1412;color:#ffdad6;border-color:#ffb4ab}
 </style>"""
 
 
+HOW_TO_FIX: dict[str, tuple[str, str, str, str]] = {
+    "examples": (
+        "Fix the JSON, or declare what the block is in its title ('Invalid ...',"
+        " 'Lenient ...', 'Not a payload: ...').",
+        "docs/tooling/writing.md",
+        "declaring-json-examples",
+        "Declaring JSON examples",
+    ),
+    "spell": (
+        "Fix the word, or add it to .wordlist.txt (kept sorted).",
+        "docs/tooling/writing.md",
+        "spelling",
+        "Spelling",
+    ),
+    "rfds": (
+        "Follow the RFD template and its front matter.",
+        "docs/tooling/writing.md",
+        "front-matter",
+        "Front matter",
+    ),
+    "links": (
+        "Link the Markdown file relatively, with an anchor its headings have.",
+        "docs/tooling/writing.md",
+        "where-things-go",
+        "Where things go",
+    ),
+    "schema": (
+        "Run `acp-docs schema generate` after editing a schema source.",
+        "docs/tooling/engine.md",
+        "an-rfds-schema-change",
+        "An RFD's schema change",
+    ),
+}
+"""A line on how to fix each check's problems, and the section of the docs that says more."""
+
+
+def _fix(finding: Finding, page_urls: Mapping[str, str]) -> str:
+    hint = HOW_TO_FIX.get(finding.check)
+    if hint is None:
+        return ""
+    text, doc, anchor, section = hint
+    url = page_urls.get(doc)
+    href = html.escape(f"{url}#{anchor}", quote=True)
+    more = f' See <a href="{href}">{html.escape(section)}</a>.' if url else ""
+    return f'<p class="acp-problem__fix">How to fix: {html.escape(text)}{more}</p>'
+
+
 def ordered(findings: Sequence[Finding]) -> list[Finding]:
     """A page's findings in the order their notes are numbered (the same on every page)."""
     return sorted(set(findings))
@@ -54,14 +101,15 @@ def _where(finding: Finding) -> str:
     return html.escape(finding.location())
 
 
-def note(finding: Finding, number: int) -> str:
-    """One finding as a note placed in the page."""
+def note(finding: Finding, number: int, page_urls: Mapping[str, str] | None = None) -> str:
+    """One finding as a note placed in the page: the rule, the place, the message, the fix."""
     return (
         f'<aside class="acp-problem" id="{NOTE_ID.format(number)}" role="note"'
         f' aria-label="Problem {number}: {html.escape(finding.rule_id, quote=True)}">'
         f'<p class="acp-problem__rule">Problem {number}:'
         f" <code>{html.escape(finding.rule_id)}</code> at <code>{_where(finding)}</code></p>"
-        f'<p class="acp-problem__message">{html.escape(finding.message)}</p></aside>'
+        f'<p class="acp-problem__message">{html.escape(finding.message)}</p>'
+        f"{_fix(finding, page_urls or {})}</aside>"
     )
 
 
@@ -139,7 +187,7 @@ def annotate(
             break
         at = blockmap.place(content, source, finding.line, finding.col, found)
         if at is not None:
-            inserts.setdefault(at, []).append(note(finding, number))
+            inserts.setdefault(at, []).append(note(finding, number, page_urls))
             placed.add(number)
     top = [STYLE]
     if elsewhere:
@@ -147,7 +195,7 @@ def annotate(
     if findings:
         top.append(_summary(findings, placed))
         top += [
-            note(f, n)
+            note(f, n, page_urls)
             for n, f in enumerate(findings, start=1)
             if n not in placed and n <= MAX_PLACED
         ]
