@@ -167,3 +167,10 @@ def test_a_note_says_how_to_fix_and_links_the_docs_section() -> None:
     note = out[out.index('<aside class="acp-problem"') : out.index("</aside>")]
     assert "How to fix: Fix the JSON" in note
     assert 'href="../tooling/writing/#declaring-json-examples"' in note
+
+
+def test_a_code_block_without_a_title_is_found_by_its_first_lines() -> None:
+    source = 'Before it.\n\n```json\n{ "a": 1 }\n```\n'
+    html = '<p>Before it.</p>\n<div class="highlight"><pre><code>{ "a": 1 }\n</code></pre></div>\n'
+    at = blockmap.place(html, source, 3)
+    assert at is not None and html[:at].endswith("</code></pre></div>")

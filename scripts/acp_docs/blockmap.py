@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
+from acp_docs.markdown import code_lines
+
 BLOCK_TAGS = frozenset(
     {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dt", "dd", "summary", "dl"}
 )
@@ -61,7 +63,7 @@ class _Blocks(HTMLParser):
         self.starts = [0]
         for match in re.finditer("\n", html):
             self.starts.append(match.end())
-        self.text = ""
+        self.chunks: list[str] = []
         self.stack: list[tuple[str, int, int, bool]] = []
         self.blocks: list[Block] = []
 
@@ -74,7 +76,7 @@ class _Blocks(HTMLParser):
             return
         classes = (dict(attrs).get("class") or "").split()
         block = tag in BLOCK_TAGS or (tag == "div" and "highlight" in classes)
-        self.stack.append((tag, self._offset(), len(self.text), block))
+        self.stack.append((tag, self._offset(), len(self.chunks), block))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         return
@@ -89,13 +91,13 @@ class _Blocks(HTMLParser):
                 close = self.html.find(">", here)
                 end = close + 1 if open_tag == tag and close >= 0 else here
                 depth = sum(1 for item in self.stack if item[3])
-                text = normal(self.text[text_start:])
+                text = normal("".join(self.chunks[text_start:]))
                 self.blocks.append(Block(open_tag, start, end, depth, text))
             if open_tag == tag:
                 return
 
     def handle_data(self, data: str) -> None:
-        self.text += data
+        self.chunks.append(data)
 
 
 def blocks(html: str) -> list[Block]:
@@ -128,25 +130,55 @@ def fragments(line: str, col: int = 0) -> list[str]:
     return ordered
 
 
+@dataclass(frozen=True)
+class Source:
+    """A page's Markdown source, split once for many lookups."""
+
+    lines: list[str]
+    first: int
+    """The first line after the front matter."""
+    in_code: frozenset[int]
+    plain: list[str]
+    """Each line with its white space made single (`normal`)."""
+
+
+def source_of(text: str) -> Source:
+    """`text` ready for `place`."""
+    lines = text.split("\n")
+    plain = [normal(line) for line in lines]
+    return Source(lines, _after_front_matter(lines), frozenset(code_lines(text)), plain)
+
+
 def place(
-    html: str, source: str, line: int, col: int = 0, found: list[Block] | None = None
+    html: str,
+    source: str | Source,
+    line: int,
+    col: int = 0,
+    found: list[Block] | None = None,
 ) -> int | None:
     """The offset in `html` where a note about source line `line` goes, or None.
 
-    Tries the line itself, then up to five lines before it (a line inside a
-    paragraph whose first line carries the text), innermost block first.
+    Tries the line itself; for the opening fence of a code block without a
+    title, the block's first lines; then up to five lines before it (a line
+    inside a paragraph whose first line carries the text). Innermost block first.
     """
     found = blocks(html) if found is None else found
-    lines = source.split("\n")
-    first = _after_front_matter(lines)
-    if line < first:
+    src = source_of(source) if isinstance(source, str) else source
+    lines = src.lines
+    if line < src.first or line > len(lines):
         return None  # front matter is not shown on the page
-    for back in range(0, 6):
-        number = line - back
-        if number < first or number > len(lines):
-            break
-        for piece in fragments(lines[number - 1], col if back == 0 else 0):
-            target = _nth_block(found, lines, number, piece)
+    tried = [line]
+    if _FENCE.match(lines[line - 1]) and not _FENCE_TITLE.match(lines[line - 1]):
+        tried += [n for n in range(line + 1, min(line + 4, len(lines) + 1))]
+    tried += [n for n in range(line - 1, line - 6, -1) if n >= src.first]
+    for number in tried:
+        text = lines[number - 1]
+        if number in src.in_code and not _FENCE.match(text):
+            pieces = [normal(text)] if len(normal(text)) >= _MIN_FRAGMENT else []
+        else:
+            pieces = fragments(text, col if number == line else 0)
+        for piece in pieces:
+            target = _nth_block(found, src.plain, number, piece)
             if target is not None:
                 return target.insert_at
     return None
@@ -162,15 +194,18 @@ def _after_front_matter(lines: list[str]) -> int:
     return 1
 
 
-def _nth_block(found: list[Block], lines: list[str], number: int, piece: str) -> Block | None:
+def _nth_block(found: list[Block], plain: list[str], number: int, piece: str) -> Block | None:
     containing = [b for b in found if piece in b.text]
     if not containing:
         return None
-    # The innermost block of each place: drop a block when a deeper one inside it matches too.
+    # The innermost block of each place: blocks nest, so in document order a block holds a
+    # deeper match exactly when the next match starts before it ends.
     innermost = [
         b
-        for b in containing
-        if not any(o is not b and b.start <= o.start and o.end <= b.end for o in containing)
+        for b, after in zip(containing, [*containing[1:], None], strict=True)
+        if after is None or after.start >= b.end
     ]
-    before = sum(normal(text).count(piece) for text in lines[: number - 1])
+    if len(innermost) == 1:
+        return innermost[0]
+    before = sum(text.count(piece) for text in plain[: number - 1])
     return innermost[min(before, len(innermost) - 1)]

@@ -180,12 +180,13 @@ def annotate(
         return content
     findings = ordered(mine)
     found = blockmap.blocks(content) if findings else []
+    lines = blockmap.source_of(source) if findings else source
     inserts: dict[int, list[str]] = {}
     placed: set[int] = set()
     for number, finding in enumerate(findings, start=1):
         if number > MAX_PLACED:
             break
-        at = blockmap.place(content, source, finding.line, finding.col, found)
+        at = blockmap.place(content, lines, finding.line, finding.col, found)
         if at is not None:
             inserts.setdefault(at, []).append(note(finding, number, page_urls))
             placed.add(number)
