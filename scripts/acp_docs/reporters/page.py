@@ -2,9 +2,10 @@
 
 Each finding about a page becomes a note next to the block its line produced
 (see `acp_docs.blockmap`), naming the rule, the place and the message, with a
-line on how to fix that kind of problem. A summary at the top of the page links to each note; a banner
-lists the problems of other pages (linked to their notes) and of files that
-are no page (`mkdocs.yml`, schema sources, fixtures). The plugin calls this
+line on how to fix that kind of problem. A summary at the top of the page
+links to each note; a banner lists the problems of other pages (linked to
+their notes) and of files that are no page (`mkdocs.yml`, schema sources,
+fixtures). The plugin calls this
 only while serving, so a built site never carries any of it.
 """
 
