@@ -5,8 +5,8 @@ Each finding about a page becomes a note next to the block its line produced
 line on how to fix that kind of problem. A summary at the top of the page
 links to each note; a banner lists the problems of other pages (linked to
 their notes) and of files that are no page (`mkdocs.yml`, schema sources,
-fixtures). The plugin calls this
-only while serving, so a built site never carries any of it.
+fixtures). The plugin calls this only while serving, so a built site never
+carries any of it.
 """
 
 from __future__ import annotations
