@@ -20,11 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from acp_docs.devserver import DevServer  # noqa: E402
+from bench_check import IGNORED  # noqa: E402
 
 RFD = "rfds/prompt-suggestions.md"
 PAGE = "rfds/prompt-suggestions/"
 TARGET = 1.0
-IGNORED = shutil.ignore_patterns(".git", ".venv", ".cache", "node_modules", "site", "__pycache__")
 
 
 def main() -> int:

@@ -174,3 +174,10 @@ def test_a_code_block_without_a_title_is_found_by_its_first_lines() -> None:
     html = '<p>Before it.</p>\n<div class="highlight"><pre><code>{ "a": 1 }\n</code></pre></div>\n'
     at = blockmap.place(html, source, 3)
     assert at is not None and html[:at].endswith("</code></pre></div>")
+
+
+def test_the_banner_links_only_notes_that_exist() -> None:
+    many = [_finding(15, f"problem {n}", path="docs/other.md") for n in range(page.MAX_PLACED + 1)]
+    out = page.annotate(HTML, SOURCE, [], many, {"docs/other.md": "../other/"})
+    assert f'href="../other/#acp-problem-{page.MAX_PLACED}"' in out
+    assert f'href="../other/#acp-problem-{page.MAX_PLACED + 1}"' not in out

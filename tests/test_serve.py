@@ -20,7 +20,7 @@ import pytest
 from acp_docs.devserver import DevServer
 from test_readers_browser import AUDIT, AXE
 
-from conftest import BIN, copy_repo, require_tool
+from conftest import BIN, copy_repo, replace_in, require_tool
 
 RFD = "rfds/prompt-suggestions.md"
 RFD_PAGE = "rfds/prompt-suggestions/"
@@ -49,8 +49,7 @@ def edited(server: DevServer, path: str, old: str, new: str, settle: bool = True
     """
     file = server.root / path
     before = file.read_text(encoding="utf-8")
-    assert old in before, f"{old!r} not in {path}"
-    file.write_text(before.replace(old, new, 1), encoding="utf-8")
+    replace_in(file, old, new)
     try:
         yield
     finally:

@@ -74,10 +74,15 @@ def read_module(path: Path, name: str, shown: str) -> Module:
 
 
 def python_files(package: Path) -> list[Path]:
-    """Every `.py` file under `package`, links to folders not followed (what `modules` may read)."""
+    """The `.py` files of `package` and its public subpackages, links to folders not followed.
+
+    What `modules` reads, so it is also what the reference depends on.
+    """
     found = []
     for current, dirs, names in os.walk(package, followlinks=False):
-        dirs.sort()
+        dirs[:] = sorted(
+            d for d in dirs if _public(d) and (Path(current, d) / "__init__.py").exists()
+        )
         found += [Path(current, n) for n in sorted(names) if n.endswith(".py")]
     return found
 
@@ -87,21 +92,16 @@ def modules(root: Path, package: Path) -> list[Module]:
     if not filetree.inside(root, package / "__init__.py"):
         raise UsageError(f"{package}: not a Python package inside the repository")
     found: list[Module] = []
-    for current, dirs, names in os.walk(package, followlinks=False):
-        dirs[:] = sorted(
-            d for d in dirs if _public(d) and (Path(current, d) / "__init__.py").exists()
-        )
-        for file in sorted(names):
-            path = Path(current, file)
-            if not file.endswith(".py") or path.is_symlink() or not filetree.inside(root, path):
-                continue
-            parts = path.relative_to(package.parent).with_suffix("").parts
-            if parts[-1] == "__init__":
-                parts = parts[:-1]
-            elif not _public(parts[-1]) or parts[-1] == "__main__":
-                continue
-            shown = path.relative_to(root).as_posix()
-            found.append(read_module(path, ".".join(parts), shown))
+    for path in python_files(package):
+        if path.is_symlink() or not filetree.inside(root, path):
+            continue
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        elif not _public(parts[-1]) or parts[-1] == "__main__":
+            continue
+        shown = path.relative_to(root).as_posix()
+        found.append(read_module(path, ".".join(parts), shown))
     return sorted(found, key=lambda m: m.name)
 
 

@@ -40,12 +40,11 @@ def normal(text: str) -> str:
 
 @dataclass(frozen=True)
 class Block:
-    """A block element of the HTML: where it starts and ends, how deep, and its text."""
+    """A block element of the HTML: where it starts and ends, and its text."""
 
     tag: str
     start: int
     end: int
-    depth: int
     text: str
 
     @property
@@ -78,9 +77,6 @@ class _Blocks(HTMLParser):
         block = tag in BLOCK_TAGS or (tag == "div" and "highlight" in classes)
         self.stack.append((tag, self._offset(), len(self.chunks), block))
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        return
-
     def handle_endtag(self, tag: str) -> None:
         if not any(open_tag == tag for open_tag, *_ in self.stack):
             return
@@ -90,9 +86,8 @@ class _Blocks(HTMLParser):
             if block:
                 close = self.html.find(">", here)
                 end = close + 1 if open_tag == tag and close >= 0 else here
-                depth = sum(1 for item in self.stack if item[3])
                 text = normal("".join(self.chunks[text_start:]))
-                self.blocks.append(Block(open_tag, start, end, depth, text))
+                self.blocks.append(Block(open_tag, start, end, text))
             if open_tag == tag:
                 return
 

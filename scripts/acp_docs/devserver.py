@@ -30,7 +30,7 @@ def free_port() -> int:
 class DevServer:
     """A running `mkdocs serve` of `root`, its site served at the loopback root."""
 
-    def __init__(self, root: Path, extra_args: tuple[str, ...] = ()) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = root
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -39,7 +39,7 @@ class DevServer:
         self._log = self.log_path.open("w", encoding="utf-8")
         mkdocs = Path(sys.executable).parent / "mkdocs"
         self.process = subprocess.Popen(
-            [str(mkdocs), "serve", "--dev-addr", f"127.0.0.1:{self.port}", *extra_args],
+            [str(mkdocs), "serve", "--dev-addr", f"127.0.0.1:{self.port}"],
             cwd=root,
             env=env,
             stdout=self._log,

@@ -146,7 +146,7 @@ def _banner(elsewhere: Sequence[Finding], page_urls: Mapping[str, str]) -> str:
         for number, finding in enumerate(ordered(by_path[path]), start=1):
             where = _where(finding)
             url = page_urls.get(path)
-            if url is not None:
+            if url is not None and number <= MAX_PLACED:
                 href = html.escape(f"{url}#{NOTE_ID.format(number)}", quote=True)
                 where = f'<a href="{href}">{where}</a>'
             items.append(
@@ -180,13 +180,12 @@ def annotate(
     if not mine and not elsewhere:
         return content
     findings = ordered(mine)
-    found = blockmap.blocks(content) if findings else []
-    lines = blockmap.source_of(source) if findings else source
     inserts: dict[int, list[str]] = {}
     placed: set[int] = set()
-    for number, finding in enumerate(findings, start=1):
-        if number > MAX_PLACED:
-            break
+    if findings:
+        found = blockmap.blocks(content)
+        lines = blockmap.source_of(source)
+    for number, finding in enumerate(findings[:MAX_PLACED], start=1):
         at = blockmap.place(content, lines, finding.line, finding.col, found)
         if at is not None:
             inserts.setdefault(at, []).append(note(finding, number, page_urls))
