@@ -1,17 +1,31 @@
-"""Prettier, pinned in package.json and run with Node; files it would rewrite as findings."""
+"""Prettier, pinned in package.json and run with Node; files it would rewrite as findings.
+
+Markdown pages and RFDs longer than `LONG_LINES` are checked in parts
+(`mdparts`), which keeps Prettier's memory to a part's worth; every other file
+goes through `prettier --check .` with its cache.
+"""
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import json
+import os
+import re
+from pathlib import Path
 
-from acp_docs import cachedir, runner
+from acp_docs import cachedir, mdparts, runner
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
 
 CHECK = "format"
 FIX = "run `make setup` (it runs `npm ci`; Prettier needs Node 20 or newer)"
 TIMEOUT = 300.0
+LONG_LINES = 4000
+"""Markdown files with more lines than this are checked in parts."""
+PARTS_SCRIPT = Path(__file__).with_name("prettier_parts.mjs")
+# Only names that are plain as a glob can be left out of `prettier --check .` with `!name`.
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_./-]+")
 
 
 def _command(repo: Repo) -> list[str]:
@@ -20,6 +34,15 @@ def _command(repo: Repo) -> list[str]:
     if not script.is_file():
         raise runner.ToolFailure("prettier", "Prettier is not installed", FIX)
     return [node, str(script)]
+
+
+def _first_changed_line(original: str, formatted: str) -> int:
+    """The 1-based line of `original` where `formatted` first differs from it."""
+    matcher = difflib.SequenceMatcher(None, original.split("\n"), formatted.split("\n"))
+    for tag, i1, _i2, _j1, _j2 in matcher.get_opcodes():
+        if tag != "equal":
+            return i1 + 1
+    return 1
 
 
 def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
@@ -35,31 +58,102 @@ def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
         )
     except runner.ToolFailure:
         return 1
-    matcher = difflib.SequenceMatcher(None, original.split("\n"), result.stdout.split("\n"))
-    for tag, i1, _i2, _j1, _j2 in matcher.get_opcodes():
-        if tag != "equal":
-            return i1 + 1
-    return 1
+    return _first_changed_line(original, result.stdout)
+
+
+def _long_markdown(repo: Repo) -> dict[str, list[mdparts.Part]]:
+    """The long Markdown files of the docs and RFD folders that can be cut, by path: their parts.
+
+    Links, files that are not UTF-8 and names that are not plain stay with the
+    whole-file check, which reports on them as it always did.
+    """
+    found: dict[str, list[mdparts.Part]] = {}
+    for folder in (repo.docs_dir, repo.rfds_dir):
+        if folder.is_symlink() or not folder.is_dir():
+            continue
+        for current, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not Path(current, d).is_symlink())
+            for name in sorted(names):
+                path = Path(current, name)
+                rel = path.relative_to(repo.root).as_posix()
+                if not name.endswith(".md") or path.is_symlink() or not _PLAIN_NAME.fullmatch(rel):
+                    continue
+                try:
+                    text = path.read_bytes().decode("utf-8")
+                except (OSError, UnicodeDecodeError):
+                    continue
+                if text.count("\n") <= LONG_LINES:
+                    continue
+                parts = mdparts.parts(text)
+                if len(parts) > 1:
+                    found[rel] = parts
+    return found
+
+
+def _check_in_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) -> list[Finding]:
+    """Format each long file part by part; a file Prettier would change, at its first change."""
+    entry = repo.root / "node_modules" / "prettier" / "index.mjs"
+    request = {
+        "files": [
+            {"path": rel, "parts": [{"line": p.line, "text": p.text} for p in parts]}
+            for rel, parts in long.items()
+        ]
+    }
+    cache = _cache_file(repo, "-parts.json")
+    result = runner.run(
+        "prettier",
+        [node, str(PARTS_SCRIPT), str(entry), str(repo.root), *([str(cache)] if cache else [])],
+        cwd=repo.root,
+        fix=FIX,
+        timeout=TIMEOUT,
+        stdin=json.dumps(request),
+    )
+    findings = []
+    for line in result.stdout.splitlines():
+        try:
+            answer = json.loads(line)
+            rel, changed = answer["path"], answer["changed"]
+            texts = {p.line: p.text for p in long[rel]}
+        except (ValueError, KeyError, TypeError):
+            raise runner.ToolFailure("prettier", f"unexpected output: {line[:200]}", FIX) from None
+        if not changed:
+            continue
+        first = changed[0]
+        if "error" in first:
+            message = f"Prettier could not format this file: {first['error']}"
+            at = first["line"]
+        else:
+            message = "Prettier would reformat this file: run `npm run format`"
+            at = first["line"] - 1 + _first_changed_line(texts[first["line"]], first["formatted"])
+        findings.append(Finding(rel, at, 1, CHECK, message, "format/prettier"))
+    return findings
+
+
+def _cache_file(repo: Repo, suffix: str = "") -> Path | None:
+    """This checkout's Prettier cache file, in the cache folder (never in the tracked tree)."""
+    folder = cachedir.cache_dir("prettier")
+    if folder is None:
+        return None
+    key = hashlib.sha256(str(repo.root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return folder / f"{key}{suffix}"
 
 
 def _cache_options(repo: Repo) -> list[str]:
-    """Prettier's cache for this checkout, in the cache folder (never in the tracked tree).
-
-    Keyed by file content, so an edit is always seen again; a checkout per file.
-    """
-    folder = cachedir.cache_dir("prettier")
-    if folder is None:
+    """Prettier's cache for this checkout, keyed by file content, so an edit is always seen."""
+    location = _cache_file(repo)
+    if location is None:
         return []
-    key = hashlib.sha256(str(repo.root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return ["--cache", "--cache-strategy", "content", "--cache-location", str(folder / key)]
+    return ["--cache", "--cache-strategy", "content", "--cache-location", str(location)]
 
 
 def check(repo: Repo) -> list[Finding]:
     """`prettier --check .`; each file Prettier would change, at its first changed line."""
     command = _command(repo)
+    long = _long_markdown(repo)
+    left_out = [f"!{rel}" for rel in long]
     result = runner.run(
         "prettier",
-        [*command, "--check", *_cache_options(repo), "."],
+        [*command, "--check", *_cache_options(repo), ".", *left_out],
         cwd=repo.root,
         fix=FIX,
         timeout=TIMEOUT,
@@ -85,6 +179,8 @@ def check(repo: Repo) -> list[Finding]:
     if result.returncode != 0 and not findings:
         tail = " ".join((result.stderr or result.stdout).strip().splitlines()[-3:])
         raise runner.ToolFailure("prettier", f"could not check the files: {tail}", FIX)
+    if long:
+        findings += _check_in_parts(repo, command[0], long)
     return findings
 
 

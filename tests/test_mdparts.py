@@ -1,0 +1,289 @@
+"""Long Markdown files are checked by Prettier in parts, with the verdict of the whole file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from acp_docs import mdparts, prettier
+from acp_docs.repo import Repo
+
+from conftest import ROOT, require_tool
+
+FORMATTED = """\
+---
+title: "A sample: every kind of block"
+status: draft
+---
+
+# Title
+
+Some _prose_ and `code`, then a list:
+
+- one
+- two
+
+  ```json
+  { "nested": true }
+  ```
+
+## A heading after a list
+
+1. first
+2. second
+
+```json
+{ "text": "a fence right after a list" }
+```
+
+> A quote
+> on two lines.
+
+### Third level
+
+<!-- a comment with a blank line
+
+# not a heading
+
+``` not a fence either
+-->
+
+<pre>
+keep
+
+# this
+</pre>
+
+````text
+```
+
+# inside a longer fence
+````
+
+=== "Tab"
+
+    ```json title="PromptSuggestion (v1)"
+    { "text": "Run the tests" }
+    ```
+
+!!! note
+
+    An admonition.
+
+| a   | b   |
+| --- | --- |
+| 1   | 2   |
+
+- list before an indented code block
+
+<!-- -->
+
+    indented code
+
+#### Fourth
+
+<details>
+<summary>More</summary>
+
+## A heading inside details
+
+</details>
+
+Setext heading
+--------------
+
+Last paragraph.
+"""
+
+UNFORMATTED = """\
+#   Title
+
+* star bullet
+* another
+
+## Second
+Text with *stars* and __bold__.
+
+
+```json
+{"text":   "unformatted"}
+```
+
+|a|b|
+|-|-|
+|1|2|
+
+### Third
++ plus bullet
+
+```
+plain fence
+```
+
+~~~text
+```
+
+# inside a tilde fence
+~~~
+
+# Last\x20\x20\x20
+"""
+
+
+def _format(samples: list[tuple[str, list[mdparts.Part]]]) -> list[str]:
+    """What Prettier makes of each sample, formatting the given parts, joined."""
+    require_tool("node", "Node")
+    entry = ROOT / "node_modules" / "prettier" / "index.mjs"
+    request = {
+        "files": [
+            {"path": path, "parts": [{"line": p.line, "text": p.text} for p in parts]}
+            for path, parts in samples
+        ]
+    }
+    done = subprocess.run(
+        ["node", str(prettier.PARTS_SCRIPT), str(entry), str(ROOT)],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    out = []
+    for (_path, parts), line in zip(samples, done.stdout.splitlines(), strict=True):
+        changed = {c["line"]: c["formatted"] for c in json.loads(line)["changed"]}
+        out.append("\n".join(changed.get(p.line, p.text) for p in parts))
+    return out
+
+
+def _sources() -> dict[str, str]:
+    texts = {"sample-formatted.md": FORMATTED, "sample-unformatted.md": UNFORMATTED}
+    for path in sorted([*ROOT.glob("rfds/*.md"), *ROOT.glob("docs/**/*.md"), ROOT / "README.md"]):
+        if not path.is_symlink():
+            texts[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")
+    return texts
+
+
+def test_every_file_formats_in_parts_exactly_as_it_formats_whole() -> None:
+    texts = _sources()
+    whole = [(f"docs/{name}", [mdparts.Part(1, text)]) for name, text in texts.items()]
+    cut = [(f"docs/{name}", mdparts.parts(text, size=1)) for name, text in texts.items()]
+    assert sum(len(parts) for _p, parts in cut) > 5 * len(cut), "the samples are hardly cut"
+    for name, one, parted in zip(texts, _format(whole), _format(cut), strict=True):
+        assert parted == one, f"{name}: cut at every safe place, Prettier formats it differently"
+    assert _format(whole)[0] == FORMATTED, "the formatted sample is not Prettier-clean"
+
+
+def _points(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[i] for i in mdparts.cut_points(text)]
+
+
+def test_cuts_are_only_before_top_level_headings_and_fences() -> None:
+    points = _points(FORMATTED)
+    assert "## A heading after a list" in points
+    assert "```json" in points and "````text" in points
+    inside = ["# not a heading", "# this", "# inside a longer fence", "``` not a fence either"]
+    assert not set(inside) & set(points)
+    assert "~~~text" in _points(UNFORMATTED)
+    assert "# inside a tilde fence" not in _points(UNFORMATTED)
+    assert all(not p.startswith(("title:", "  ```", "    ```")) for p in points)
+    assert "Setext heading" not in points
+
+
+def test_a_heading_after_two_blank_lines_is_no_cut_so_the_extra_line_is_still_found() -> None:
+    text = "Para one.\n\n\n# Heading\n\nPara two.\n"
+    assert mdparts.cut_points(text) == []
+
+
+@pytest.mark.parametrize(
+    "construct",
+    [
+        "[ref]: https://example.com",
+        "[^note]: A footnote.",
+        "<!-- prettier-ignore -->",
+        "<!-- prettier-ignore-start -->",
+        "$$",
+        "a line ending in a carriage return\r",
+    ],
+)
+def test_a_file_with_a_whole_file_construct_is_never_cut(construct: str) -> None:
+    text = f"Intro.\n\n# One\n\n{construct}\n\n# Two\n\nEnd.\n"
+    assert mdparts.parts(text, size=1) == [mdparts.Part(1, text)]
+
+
+def test_parts_join_back_to_the_file_and_start_at_their_lines() -> None:
+    parts = mdparts.parts(FORMATTED, size=20)
+    assert len(parts) > 2
+    assert "\n".join(p.text for p in parts) == FORMATTED
+    lines = FORMATTED.split("\n")
+    for part in parts:
+        assert lines[part.line - 1] == part.text.split("\n")[0]
+        assert len(part.text.split("\n")) >= 20 or part is parts[-1]
+
+
+def _long_rfd(planted: str | None = None) -> str:
+    blocks = []
+    for index in range(1100):
+        payload = f'{{ "text": "Run the tests of part {index}" }}'
+        if planted is not None and index == 700:
+            payload = planted
+        blocks.append(f'## Step {index}\n\n```json title="PromptSuggestion (v1)"\n{payload}\n```\n')
+    return "# A long page\n\n" + "\n".join(blocks)
+
+
+def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_tool("node", "Node")
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "node_modules").symlink_to(ROOT / "node_modules")
+    (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    (root / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    page = root / "docs" / "long.md"
+    page.write_text(_long_rfd(), encoding="utf-8")
+    repo = Repo.load(root)
+    parts = prettier._long_markdown(repo)["docs/long.md"]
+    assert len(parts) > 3
+    assert prettier.check(repo) == []
+    (cache,) = (tmp_path / "cache" / "prettier").glob("*-parts.json")
+    assert len(json.loads(cache.read_text())) == len(parts)
+    assert prettier.check(repo) == [], "a warm run sees the same"
+
+    page.write_text(_long_rfd('{"text":"Run the tests of part 700"}'), encoding="utf-8")
+    (finding,) = prettier.check(repo)
+    assert len(json.loads(cache.read_text())) == len(parts) - 1
+    line = page.read_text(encoding="utf-8").split("\n")[finding.line - 1]
+    assert (finding.path, line) == ("docs/long.md", '{"text":"Run the tests of part 700"}')
+    assert "Prettier would reformat this file" in finding.message
+
+
+def test_only_plain_regular_utf8_files_are_cut(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    long = _long_rfd()
+    (docs / "long.md").write_text(long, encoding="utf-8")
+    (docs / "short.md").write_text("# Short\n", encoding="utf-8")
+    (docs / "odd[1].md").write_text(long, encoding="utf-8")
+    (docs / "latin.md").write_bytes(long.encode("utf-8") + b"\xff\n")
+    (docs / "link.md").symlink_to(docs / "long.md")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "far.md").write_text(long, encoding="utf-8")
+    (docs / "far").symlink_to(outside)
+    assert list(prettier._long_markdown(Repo.load(root))) == ["docs/long.md"]
+
+
+def test_why_a_file_with_prettier_ignore_is_never_cut() -> None:
+    text = "Intro.\n\n<!-- prettier-ignore -->\n\n# Kept   as   written\n"
+    cut = [mdparts.Part(1, "Intro.\n\n<!-- prettier-ignore -->\n"), mdparts.Part(5, text[34:])]
+    assert "\n".join(p.text for p in cut) == text
+    whole, parted = _format([("docs/a.md", [mdparts.Part(1, text)]), ("docs/a.md", cut)])
+    assert "# Kept   as   written" in whole and "# Kept   as   written" not in parted
+    assert mdparts.parts(text, size=1) == [mdparts.Part(1, text)]
