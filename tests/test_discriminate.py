@@ -94,6 +94,35 @@ def test_the_compiled_yes_or_no_check_agrees_with_jsonschema(schemas, protocol: 
     assert disagreements == []
 
 
+def _described(errors: Any) -> list[Any]:
+    """Each error as a user's finding is built from it, its union branches included."""
+    return sorted(
+        (
+            [str(p) for p in e.absolute_path],
+            e.validator,
+            e.message,
+            [str(p) for p in e.schema_path],
+            _described(e.context),
+        )
+        for e in errors
+    )
+
+
+@pytest.mark.parametrize("protocol", ["v1", "v2"])
+def test_errors_are_those_of_jsonschema_when_the_compiled_check_decides_each_if(
+    schemas, protocol: str
+) -> None:
+    compared = 0
+    for name, payload in _cases(protocol):
+        if schemas.is_valid(protocol, name, payload):
+            continue
+        deciding = schemas.validator(protocol, name)
+        plain = Draft202012Validator(deciding.schema)
+        assert _described(deciding.iter_errors(payload)) == _described(plain.iter_errors(payload))
+        compared += 1
+    assert compared > 50
+
+
 def test_the_compiled_check_follows_json_equality_and_types() -> None:
     from acp_docs.fastvalid import Compiler
 

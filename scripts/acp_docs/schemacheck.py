@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -70,9 +70,26 @@ def _refuse(uri: str) -> Any:
 NO_RETRIEVAL: Registry = Registry(retrieve=_refuse)  # type: ignore[call-arg]
 
 
-def validator(schema: dict[str, Any]) -> Any:
-    """A validator of `schema` that never retrieves a reference."""
-    return SafeValidator(schema, registry=NO_RETRIEVAL)
+Condition = Callable[[Any, Any], bool]
+
+
+def _deciding_with(condition: Condition) -> Any:
+    def if_(validator: Any, if_: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+        branch = "then" if condition(if_, instance) else "else"
+        if branch in schema:
+            yield from validator.descend(instance, schema[branch], schema_path=branch)
+
+    return validators.extend(SafeValidator, validators={"if": if_})
+
+
+def validator(schema: dict[str, Any], condition: Condition | None = None) -> Any:
+    """A validator of `schema` that never retrieves a reference.
+
+    `condition(if_schema, instance)`, when given, decides each `if` in place of
+    a copy of the validator: it must give the same answer, only faster.
+    """
+    cls = SafeValidator if condition is None else _deciding_with(condition)
+    return cls(schema, registry=NO_RETRIEVAL)
 
 
 def walk(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:

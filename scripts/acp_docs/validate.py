@@ -108,6 +108,7 @@ class SchemaSet:
     _methods: dict[str, dict[str, list[tuple[str, dict[str, Any]]]]] = field(default_factory=dict)
     _compilers: dict[str, fastvalid.Compiler] = field(default_factory=dict)
     _fast: dict[tuple[str, str], fastvalid.Check] = field(default_factory=dict)
+    _conditions: dict[str, schemacheck.Condition] = field(default_factory=dict)
 
     @classmethod
     def from_sources(
@@ -164,7 +165,7 @@ class SchemaSet:
                 "$defs": self._dispatched[protocol],
                 "$ref": f"#/$defs/{name}",
             }
-            self._validators[key] = schemacheck.validator(root)
+            self._validators[key] = schemacheck.validator(root, self._condition(protocol))
         return self._validators[key]
 
     def _slow_valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
@@ -186,6 +187,14 @@ class SchemaSet:
 
     def _valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
         return self._compiler(protocol).compile(schema)(instance)
+
+    def _condition(self, protocol: str) -> schemacheck.Condition:
+        """The compiled yes-or-no check, one function per version, that decides each `if`."""
+        if protocol not in self._conditions:
+            self._conditions[protocol] = lambda schema, instance: self._valid(
+                protocol, schema, instance
+            )
+        return self._conditions[protocol]
 
     def is_valid(self, protocol: str, name: str, payload: Any) -> bool:
         """True when `payload` is a valid `name` of `protocol`: the fast yes-or-no check."""
