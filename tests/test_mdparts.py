@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -262,7 +264,7 @@ def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
     assert "Prettier would reformat this file" in finding.message
 
 
-def test_only_plain_regular_utf8_files_are_cut(tmp_path: Path) -> None:
+def test_only_plain_regular_utf8_files_are_cut_and_a_fifo_is_never_opened(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     docs = root / "docs"
     docs.mkdir(parents=True)
@@ -277,7 +279,21 @@ def test_only_plain_regular_utf8_files_are_cut(tmp_path: Path) -> None:
     outside.mkdir()
     (outside / "far.md").write_text(long, encoding="utf-8")
     (docs / "far").symlink_to(outside)
-    assert list(prettier._long_markdown(Repo.load(root))) == ["docs/long.md"]
+    os.mkfifo(docs / "waiting.md")
+
+    class Hung(Exception):
+        """The listing opened the FIFO and waits for a writer."""
+
+    def hung(*_args: object) -> None:
+        raise Hung
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(10)
+    try:
+        assert list(prettier._long_markdown(Repo.load(root))) == ["docs/long.md"]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_why_a_file_with_prettier_ignore_is_never_cut() -> None:

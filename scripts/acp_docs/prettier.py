@@ -64,8 +64,8 @@ def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
 def _long_markdown(repo: Repo) -> dict[str, list[mdparts.Part]]:
     """The long Markdown files of the docs and RFD folders that can be cut, by path: their parts.
 
-    Links, files that are not UTF-8 and names that are not plain stay with the
-    whole-file check, which reports on them as it always did.
+    Links, FIFOs, files that are not UTF-8 and names that are not plain stay
+    with the whole-file check, which reports on them as it always did.
     """
     found: dict[str, list[mdparts.Part]] = {}
     for folder in (repo.docs_dir, repo.rfds_dir):
@@ -76,7 +76,9 @@ def _long_markdown(repo: Repo) -> dict[str, list[mdparts.Part]]:
             for name in sorted(names):
                 path = Path(current, name)
                 rel = path.relative_to(repo.root).as_posix()
-                if not name.endswith(".md") or path.is_symlink() or not _PLAIN_NAME.fullmatch(rel):
+                if not name.endswith(".md") or not _PLAIN_NAME.fullmatch(rel):
+                    continue
+                if path.is_symlink() or not path.is_file():
                     continue
                 try:
                     text = path.read_bytes().decode("utf-8")
