@@ -181,3 +181,35 @@ def test_the_banner_links_only_notes_that_exist() -> None:
     out = page.annotate(HTML, SOURCE, [], many, {"docs/other.md": "../other/"})
     assert f'href="../other/#acp-problem-{page.MAX_PLACED}"' in out
     assert f'href="../other/#acp-problem-{page.MAX_PLACED + 1}"' not in out
+
+
+SERVED = (
+    '<html><body class="x"><header>Site</header><main><div class="md-content">'
+    '<article class="md-content__inner md-typeset"><h1>Title</h1></article></div></main>'
+    "</body></html>"
+)
+
+
+def test_a_failed_build_is_noted_on_top_of_the_content_once_and_escaped() -> None:
+    once = page.with_build_failed(SERVED, "mkdocs.yml: line 3: <script>alert(1)</script>")
+    article = once.index('md-typeset">')
+    notice = once.index('id="acp-build-failed"')
+    assert article < notice < once.index("<h1>Title</h1>")
+    assert "<script>alert" not in once and "&lt;script&gt;alert(1)" in once
+    assert 'role="alert"' in once
+    twice = page.with_build_failed(once, "a later error")
+    assert twice.count('id="acp-build-failed"') == 1
+    assert "a later error" in twice and "alert(1)" not in twice
+    assert twice.endswith("<h1>Title</h1></article></div></main></body></html>")
+
+
+def test_a_page_own_comment_cannot_pose_as_the_notice_bounds() -> None:
+    own = SERVED.replace("<h1>Title</h1>", "<!-- acp-docs: build failed --><h1>Title</h1>")
+    again = page.with_build_failed(page.with_build_failed(own, "first"), "second")
+    assert "<h1>Title</h1>" in again and "first" not in again
+
+
+def test_without_an_article_the_notice_follows_the_body_tag() -> None:
+    plain = page.with_build_failed("<html><body><p>404</p></body></html>", "broken")
+    assert plain.index("<body>") < plain.index("acp-build-failed") < plain.index("<p>404")
+    assert "broken" in page.build_failed_page("broken")

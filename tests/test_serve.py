@@ -238,3 +238,23 @@ def test_notes_summary_and_banner_have_no_serious_axe_finding(served, browser, s
             assert page.evaluate(AUDIT) == []
         finally:
             context.close()
+
+
+def test_a_build_that_fails_is_shown_on_the_page_and_goes_when_fixed(served) -> None:
+    config = served.root / "mkdocs.yml"
+    before = config.read_text(encoding="utf-8")
+    config.write_text(before.replace("\nnav:\n", "\nnav: [\n", 1), encoding="utf-8")
+    try:
+        page = served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-build-failed" in p)
+        article = _article(page)
+        notice = html.unescape(article[article.index('id="acp-build-failed"') :])
+        assert notice.index("The site could not be built") < notice.index("Fix it and save")
+        assert re.search(r'mkdocs\.yml", line \d+, column \d+', notice), notice[:600]
+        # The page under the notice is still the last good build of the RFD.
+        assert "Prompt suggestions" in article
+        log = served.log()
+        assert "acp-docs: the site could not be built" in log and "Traceback" not in log
+    finally:
+        config.write_text(before, encoding="utf-8")
+    page = served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-build-failed" not in p)
+    assert page is not None and _clean(page)

@@ -48,6 +48,7 @@ from acp_docs import (
     rendercache,
     rfdheader,
     rfds,
+    servefail,
     site,
     spell,
     themefix,
@@ -231,13 +232,14 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         self.report(Finding(path, line, col, check, reason, rule))
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
-        """Notice a saved file sooner than MkDocs's default.
+        """Notice a saved file sooner than MkDocs's default; show a failed build on the pages.
 
         MkDocs polls the watched folders every half second and waits 0.1 s for
         more changes; an author then waits that long before the build even
         starts. The watcher polls every `SERVE_POLL_SECONDS` instead (the
         folders watched are small), and the debounce is halved. Should MkDocs
         change its watcher, these knobs are absent and its defaults stay.
+        A rebuild that fails is shown on every page (`servefail`).
         """
         observer = getattr(server, "observer", None)
         if observer is not None and hasattr(observer, "_timeout"):
@@ -247,6 +249,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                     emitter._timeout = SERVE_POLL_SECONDS
         if isinstance(getattr(server, "build_delay", None), float):
             server.build_delay = min(server.build_delay, SERVE_DEBOUNCE_SECONDS)
+        if callable(getattr(server, "builder", None)) and config.site_dir:
+            server.builder = servefail.guard(server.builder, Path(config.site_dir))
         return server
 
     def on_config(self, config: Any) -> Any:

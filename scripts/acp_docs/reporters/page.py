@@ -12,6 +12,8 @@ carries any of it.
 from __future__ import annotations
 
 import html
+import re
+import secrets
 from collections.abc import Mapping, Sequence
 
 from acp_docs import blockmap
@@ -21,6 +23,12 @@ NOTE_ID = "acp-problem-{}"
 SUMMARY_ID = "acp-problems"
 BANNER_ID = "acp-problems-elsewhere"
 BANNER_OPEN_UP_TO = 10
+BUILD_FAILED_ID = "acp-build-failed"
+# A token of this process: a page's own comments cannot pose as the notice's bounds.
+_FAILED_MARK = f"<!-- acp-docs: build failed {secrets.token_hex(8)} -->"
+_FAILED_OLD = re.compile(re.escape(_FAILED_MARK) + ".*?" + re.escape(_FAILED_MARK), re.S)
+_ARTICLE = re.compile(r'<article\b[^>]*class="[^"]*\bmd-typeset\b[^"]*"[^>]*>')
+_BODY = re.compile(r"<body\b[^>]*>")
 MAX_PLACED = 200
 """Notes placed in the page at most; beyond them, a page's problems are listed at the top only."""
 
@@ -207,3 +215,33 @@ def annotate(
         last = at
     pieces.append(content[last:])
     return "".join(top) + "".join(pieces)
+
+
+def build_failed(message: str) -> str:
+    """The notice that the last save could not be built, with what the build said."""
+    return (
+        f"{_FAILED_MARK}{STYLE}"
+        f'<div class="acp-problems" id="{BUILD_FAILED_ID}" role="alert">'
+        "<p><strong>The site could not be built</strong> after the last save; what you see"
+        " below is the last build that worked.</p>"
+        f'<pre><code style="white-space:pre-wrap">{html.escape(message)}</code></pre>'
+        "<p>Fix it and save again: this page reloads by itself.</p></div>"
+        f"{_FAILED_MARK}"
+    )
+
+
+def with_build_failed(page: str, message: str) -> str:
+    """A whole served page with the build-failed notice on top of its content (one, the last)."""
+    page = _FAILED_OLD.sub("", page)
+    found = _ARTICLE.search(page) or _BODY.search(page)
+    at = found.end() if found else 0
+    return page[:at] + build_failed(message) + page[at:]
+
+
+def build_failed_page(message: str) -> str:
+    """A page of its own for the notice, where the last build left no page."""
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        "<title>The site could not be built</title></head>"
+        f'<body><main class="md-typeset">{build_failed(message)}</main></body></html>'
+    )
