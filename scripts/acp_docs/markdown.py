@@ -346,6 +346,9 @@ def renderer(config: dict[str, Any], plain_code: bool = False) -> Renderer:
     """
     import markdown
 
+    from acp_docs import renderspeed
+
+    renderspeed.install()
     try:
         names, options = extensions_of(config)
         if plain_code:

@@ -46,6 +46,7 @@ from acp_docs import (
     prose,
     protocols,
     rendercache,
+    renderspeed,
     rfdheader,
     rfds,
     servefail,
@@ -256,6 +257,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
     def on_config(self, config: Any) -> Any:
         """Load the repository: RFDs, schema sources, merged schemas; lint and drift."""
         _never_follow_folder_links()
+        renderspeed.install()
         self.findings = []
         self.page_words = {}
         self.page_sources = {}
