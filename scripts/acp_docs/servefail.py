@@ -58,7 +58,10 @@ def guard(builder: Callable[..., Any], site_dir: Path) -> Callable[..., Any]:
         except (Exception, Abort) as exc:
             message = _said(exc)
             log.error("acp-docs: the site could not be built: %s", message)
-            show(site_dir, message)
+            try:
+                show(site_dir, message)
+            except OSError as error:
+                log.error("acp-docs: the pages could not say so: %s", error)
             return None
 
     return build
