@@ -173,9 +173,11 @@ def test_every_file_formats_in_parts_exactly_as_it_formats_whole() -> None:
     whole = [(f"docs/{name}", [mdparts.Part(1, text)]) for name, text in texts.items()]
     cut = [(f"docs/{name}", mdparts.parts(text, size=1)) for name, text in texts.items()]
     assert sum(len(parts) for _p, parts in cut) > 5 * len(cut), "the samples are hardly cut"
-    for name, one, parted in zip(texts, _format(whole), _format(cut), strict=True):
+    formatted = _format(whole)
+    for name, one, parted in zip(texts, formatted, _format(cut), strict=True):
         assert parted == one, f"{name}: cut at every safe place, Prettier formats it differently"
-    assert _format(whole)[0] == FORMATTED, "the formatted sample is not Prettier-clean"
+    assert formatted[0] == FORMATTED, "the formatted sample is not Prettier-clean"
+    assert formatted[1] != UNFORMATTED, "the unformatted sample is Prettier-clean"
 
 
 def _points(text: str) -> list[str]:
