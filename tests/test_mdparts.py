@@ -281,6 +281,9 @@ def test_only_plain_regular_utf8_files_are_cut_and_a_fifo_is_never_opened(tmp_pa
     outside.mkdir()
     (outside / "far.md").write_text(long, encoding="utf-8")
     (docs / "far").symlink_to(outside)
+    for folder in ("notes", ".hidden", "node_modules"):
+        (root / folder).mkdir()
+        (root / folder / "long.md").write_text(long, encoding="utf-8")
     os.mkfifo(docs / "waiting.md")
 
     class Hung(Exception):
@@ -292,7 +295,7 @@ def test_only_plain_regular_utf8_files_are_cut_and_a_fifo_is_never_opened(tmp_pa
     previous = signal.signal(signal.SIGALRM, hung)
     signal.alarm(10)
     try:
-        assert list(prettier._long_markdown(Repo.load(root))) == ["docs/long.md"]
+        assert list(prettier._long_markdown(Repo.load(root))) == ["docs/long.md", "notes/long.md"]
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)

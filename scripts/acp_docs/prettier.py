@@ -1,6 +1,6 @@
 """Prettier, pinned in package.json and run with Node; files it would rewrite as findings.
 
-Markdown pages and RFDs longer than `LONG_LINES` are checked in parts
+Markdown files longer than `LONG_LINES` are checked in parts
 (`mdparts`), which keeps Prettier's memory to a part's worth; every other file
 goes through `prettier --check .` with its cache.
 """
@@ -62,33 +62,35 @@ def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
 
 
 def _long_markdown(repo: Repo) -> dict[str, list[mdparts.Part]]:
-    """The long Markdown files of the docs and RFD folders that can be cut, by path: their parts.
+    """The long Markdown files of the checkout that can be cut, by path: their parts.
 
-    Links, FIFOs, files that are not UTF-8 and names that are not plain stay
-    with the whole-file check, which reports on them as it always did.
+    Hidden folders and `node_modules` are not searched. Links, FIFOs, files
+    that are not UTF-8 and names that are not plain stay with the whole-file
+    check, which reports on them as it always did.
     """
     found: dict[str, list[mdparts.Part]] = {}
-    for folder in (repo.docs_dir, repo.rfds_dir):
-        if folder.is_symlink() or not folder.is_dir():
-            continue
-        for current, dirs, names in os.walk(folder):
-            dirs[:] = sorted(d for d in dirs if not Path(current, d).is_symlink())
-            for name in sorted(names):
-                path = Path(current, name)
-                rel = path.relative_to(repo.root).as_posix()
-                if not name.endswith(".md") or not _PLAIN_NAME.fullmatch(rel):
-                    continue
-                if path.is_symlink() or not path.is_file():
-                    continue
-                try:
-                    text = path.read_bytes().decode("utf-8")
-                except (OSError, UnicodeDecodeError):
-                    continue
-                if text.count("\n") <= LONG_LINES:
-                    continue
-                parts = mdparts.parts(text)
-                if len(parts) > 1:
-                    found[rel] = parts
+    for current, dirs, names in os.walk(repo.root):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and d != "node_modules" and not Path(current, d).is_symlink()
+        )
+        for name in sorted(names):
+            path = Path(current, name)
+            rel = path.relative_to(repo.root).as_posix()
+            if not name.endswith(".md") or not _PLAIN_NAME.fullmatch(rel):
+                continue
+            if path.is_symlink() or not path.is_file():
+                continue
+            try:
+                text = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if text.count("\n") <= LONG_LINES:
+                continue
+            parts = mdparts.parts(text)
+            if len(parts) > 1:
+                found[rel] = parts
     return found
 
 
