@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from acp_docs.markdown import code_lines
+from acp_docs.markdown import code_lines, front_matter_end
 
 BLOCK_TAGS = frozenset(
     {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dt", "dd", "summary", "dl"}
@@ -141,7 +141,7 @@ def source_of(text: str) -> Source:
     """`text` ready for `place`."""
     lines = text.split("\n")
     plain = [normal(line) for line in lines]
-    return Source(lines, _after_front_matter(lines), frozenset(code_lines(text)), plain)
+    return Source(lines, front_matter_end(lines) + 1, frozenset(code_lines(text)), plain)
 
 
 def place(
@@ -177,16 +177,6 @@ def place(
             if target is not None:
                 return target.insert_at
     return None
-
-
-def _after_front_matter(lines: list[str]) -> int:
-    """The first line number after a leading front-matter block (1 when there is none)."""
-    if not lines or lines[0].rstrip() != "---":
-        return 1
-    for number, text in enumerate(lines[1:], start=2):
-        if text.rstrip() in ("---", "..."):
-            return number + 1
-    return 1
 
 
 def _nth_block(found: list[Block], plain: list[str], number: int, piece: str) -> Block | None:

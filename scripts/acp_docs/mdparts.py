@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from acp_docs.markdown import front_matter_end
+
 PART_LINES = 1000
 """The least number of lines in a part (the last one may be shorter)."""
 
@@ -49,16 +51,6 @@ class Part:
     text: str
 
 
-def _front_matter_end(lines: list[str]) -> int:
-    """The index of the first line after a leading `---` front matter (0 when there is none)."""
-    if not lines or lines[0].rstrip() != "---":
-        return 0
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
-            return index + 1
-    return len(lines)
-
-
 def cut_points(text: str) -> list[int]:
     """The 0-based indexes of the lines a new part may start at, in order."""
     if _WHOLE_FILE.search(text):
@@ -67,7 +59,7 @@ def cut_points(text: str) -> list[int]:
     points: list[int] = []
     fence: tuple[str, int] | None = None
     html_end: str | None = None
-    for index in range(_front_matter_end(lines), len(lines)):
+    for index in range(front_matter_end(lines), len(lines)):
         line = lines[index]
         if fence is not None:
             closing = _FENCE.fullmatch(line)

@@ -36,6 +36,7 @@ from markdown.treeprocessors import Treeprocessor
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
+from mkdocs.utils.meta import YAML_RE
 
 from acp_docs import (
     apiref,
@@ -75,9 +76,6 @@ SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 _MARKER = re.compile(r"^[ ]{0,3}<!--[ \t]*acp-docs:(?P<name>[a-z-]{1,40})(?P<rest>[^\n]*)$", re.M)
 """A marker is an HTML comment alone on its line; one inside code or a sentence is text."""
 
-
-_FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)
-"""A front-matter block as MkDocs finds one (`mkdocs.utils.meta`)."""
 
 SERVE_POLL_SECONDS = 0.1
 SERVE_DEBOUNCE_SECONDS = 0.05
@@ -515,7 +513,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         ours = page.file.src_dir == str(self.loaded.repo.root)
         if ours and not page.meta:
             # Front matter MkDocs could not read (the RFD lint says why) is not shown as text.
-            unread = _FRONT_MATTER.match(markdown)
+            unread = YAML_RE.match(markdown)  # front matter as MkDocs finds it
             if unread:
                 markdown = markdown[unread.end() :]
         if ours and page.file.src_uri == f"rfds/{rfds.TEMPLATE_NAME}":
