@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PY_STAMP := $(VENV)/.acp-docs-installed
+PYC_STAMP := $(VENV)/.acp-docs-bytecode
 NODE_STAMP := node_modules/.acp-docs-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -17,13 +18,25 @@ export PYTHONPYCACHEPREFIX ?= $(or $(ACP_DOCS_CACHE_DIR),$(or $(XDG_CACHE_HOME),
 
 .PHONY: setup system-deps serve build test check lint format lock bench clean session
 
-setup: $(PY_STAMP) $(NODE_STAMP) system-deps
+setup: $(PY_STAMP) $(PYC_STAMP) $(NODE_STAMP) system-deps
+	@$(BIN)/python -m compileall -q scripts/acp_docs >/dev/null 2>&1 || true
 
 $(PY_STAMP): pyproject.toml scripts/requirements.lock
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required (found " + sys.version.split()[0] + ")")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
 		-c scripts/requirements.lock -e '.[dev]'
+	@touch $@
+
+# With the bytecode folder moved out of the checkout, Python no longer finds the
+# bytecode that ships beside its standard library: compile it (and the .venv's
+# packages) into that folder once, or every process compiles what it imports.
+# A file that does not compile (test data in some packages) is skipped silently.
+$(PYC_STAMP): $(PY_STAMP)
+	@echo "compiling Python bytecode into $(PYTHONPYCACHEPREFIX)"
+	@$(BIN)/python -m compileall -q -j 0 -x '/(test|tests|idlelib|tkinter|turtledemo|lib2to3)/' \
+		$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"))') \
+		>/dev/null 2>&1 || true
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json

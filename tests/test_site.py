@@ -112,10 +112,15 @@ def test_editing_an_rfd_is_picked_up_without_a_copy(repo_copy: Path) -> None:
 
 def test_set_up_is_stamped_and_a_second_make_setup_would_install_nothing() -> None:
     """`make -n` prints what make would run, and runs nothing: after set-up, no install."""
-    stamps = [".venv/.acp-docs-installed", "node_modules/.acp-docs-installed"]
+    stamps = [
+        ".venv/.acp-docs-installed",
+        ".venv/.acp-docs-bytecode",
+        "node_modules/.acp-docs-installed",
+    ]
     plan = subprocess.run(["make", "-n", *stamps], cwd=ROOT, capture_output=True, text=True)
     assert plan.returncode == 0, plan.stderr
-    assert "pip install" not in plan.stdout and "npm ci" not in plan.stdout, plan.stdout
+    for step in ("pip install", "npm ci", "compileall"):
+        assert step not in plan.stdout, plan.stdout
     newer = subprocess.run(
         ["make", "-n", "-W", "package-lock.json", *stamps], cwd=ROOT, capture_output=True, text=True
     )
@@ -124,3 +129,25 @@ def test_set_up_is_stamped_and_a_second_make_setup_would_install_nothing() -> No
         ["make", "-n", "-W", "pyproject.toml", *stamps], cwd=ROOT, capture_output=True, text=True
     )
     assert "pip install" in changed.stdout and "npm ci" not in changed.stdout, changed.stdout
+    assert "compileall" in changed.stdout, changed.stdout
+
+
+def test_after_set_up_python_finds_the_bytecode_of_what_a_check_imports() -> None:
+    """With `make`'s bytecode folder, the standard library is not compiled again per process."""
+    probe = (
+        "import importlib.util, pathlib, sys, enum, pathlib as p, mkdocs, acp_docs.cli as c;"
+        "missing = [m.__file__ for m in (enum, p, mkdocs, c)"
+        " if not pathlib.Path(importlib.util.cache_from_source(m.__file__)).is_file()];"
+        "print(sys.pycache_prefix, missing)"
+    )
+    shown = subprocess.run(
+        ["make", "--no-print-directory", "-s", "-f", "Makefile", "-f", "-", "probe"],
+        cwd=ROOT,
+        input=f"probe:\n\t@$(BIN)/python -c '{probe}'\n",
+        capture_output=True,
+        text=True,
+    )
+    assert shown.returncode == 0, shown.stderr
+    prefix, _, missing = shown.stdout.strip().partition(" ")
+    assert prefix.endswith("/pycache"), shown.stdout
+    assert missing == "[]", f"compiled again in every process: {missing}"

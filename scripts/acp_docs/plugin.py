@@ -53,6 +53,7 @@ from acp_docs import (
     servefail,
     site,
     spell,
+    themefiles,
     themefix,
 )
 from acp_docs.errors import LocatedError, UsageError
@@ -256,6 +257,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         """Load the repository: RFDs, schema sources, merged schemas; lint and drift."""
         _never_follow_folder_links()
         renderspeed.install()
+        themefiles.install()
         self.findings = []
         self.page_words = {}
         self.page_sources = {}

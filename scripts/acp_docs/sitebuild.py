@@ -12,6 +12,7 @@ import argparse
 import gc
 import json
 import logging
+import os
 import sys
 import tempfile
 from dataclasses import asdict
@@ -104,4 +105,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Everything is written and the site folder removed; skipping the interpreter's
+    # teardown (freeing every object of the build, about 0.25 s) ends the child sooner.
+    os._exit(status)
