@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -397,5 +398,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def run() -> None:
+    """The `acp-docs` command: `main`, then an exit that skips the interpreter's shutdown.
+
+    By then every file is written and closed; freeing each object of the run
+    (merged schemas, compiled checks, the Markdown engine) took about 0.25 s.
+    """
+    try:
+        status = main()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away (`acp-docs ... | head`): output cut short
+        status = 1
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

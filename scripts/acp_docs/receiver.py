@@ -46,11 +46,21 @@ def pointer(path: Iterable[Any]) -> str:
 
 
 class _Walker:
-    """Which subschemas apply to which places of one instance, `$ref`s followed."""
+    """Which subschemas apply to which places of one instance, `$ref`s followed.
 
-    def __init__(self, defs: dict[str, Any], valid: Callable[[dict[str, Any], Any], bool]) -> None:
+    Only the places in `wanted` are walked (the problems' places and the places
+    holding them): what applies elsewhere can decide no drop.
+    """
+
+    def __init__(
+        self,
+        defs: dict[str, Any],
+        valid: Callable[[dict[str, Any], Any], bool],
+        wanted: set[Path],
+    ) -> None:
         self.defs = defs
         self.valid = valid
+        self.wanted = wanted
         self.applied: dict[Path, list[dict[str, Any]]] = {}
 
     def walk(self, schema: Any, instance: Any, path: Path, depth: int = 0) -> None:
@@ -74,13 +84,17 @@ class _Walker:
         if isinstance(instance, dict):
             props = schema.get("properties") or {}
             for key, value in instance.items():
+                place = (*path, key)
+                if place not in self.wanted:
+                    continue
                 if key in props:
-                    self.walk(props[key], value, (*path, key), depth + 1)
+                    self.walk(props[key], value, place, depth + 1)
                 elif isinstance(schema.get("additionalProperties"), dict):
-                    self.walk(schema["additionalProperties"], value, (*path, key), depth + 1)
+                    self.walk(schema["additionalProperties"], value, place, depth + 1)
         if isinstance(instance, list) and isinstance(schema.get("items"), dict):
             for index, value in enumerate(instance):
-                self.walk(schema["items"], value, (*path, index), depth + 1)
+                if (*path, index) in self.wanted:
+                    self.walk(schema["items"], value, (*path, index), depth + 1)
 
     def flagged(self, path: Path, flag: str) -> bool:
         return any(s.get(flag) is True for s in self.applied.get(path, []))
@@ -114,11 +128,13 @@ def classify(
     valid: Callable[[dict[str, Any], Any], bool],
 ) -> Verdict:
     """What a receiver does with `instance`, which fails `schema` at `problem_paths`."""
-    walker = _Walker(defs, valid)
+    paths = [tuple(p) for p in problem_paths]
+    wanted = {path[:size] for path in paths for size in range(len(path) + 1)}
+    walker = _Walker(defs, valid, wanted)
     walker.walk(schema, instance, ())
     drops: set[Path] = set()
-    for path in problem_paths:
-        place = _drop_for(walker, tuple(path))
+    for path in paths:
+        place = _drop_for(walker, path)
         if place is None:
             return Verdict(False, ())
         drops.add(place)
