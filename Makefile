@@ -63,7 +63,7 @@ lint: setup
 
 format: setup
 	$(BIN)/ruff format scripts tests
-	npm run --silent format
+	$(BIN)/acp-docs format
 
 test: setup
 	$(BIN)/ruff check scripts tests

@@ -263,3 +263,20 @@ def test_an_aspell_option_that_could_smuggle_a_flag_is_refused(repo_copy: Path) 
     assert result.returncode == 2
     assert ".pyspelling.yml: aspell option 'lang'" in result.stderr
     assert "is not supported" in result.stderr
+
+
+def test_format_rewrites_what_it_can_and_names_each_file_it_cannot(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "node_modules").symlink_to(ROOT / "node_modules")
+    (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    (root / "docs" / "a.md").write_text("# A\n\n*  x\n", encoding="utf-8")
+    (root / "docs" / "b.json").write_text('{"a": }\n', encoding="utf-8")
+    result = acp(["format"], cwd=root, env={"ACP_DOCS_CACHE_DIR": str(tmp_path / "cache")})
+    no_traceback(result)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "acp-docs format: docs/b.json: SyntaxError: Unexpected token (1:7)"
+    ]
+    assert (root / "docs" / "a.md").read_text(encoding="utf-8") == "# A\n\n- x\n"
+    assert (root / "docs" / "b.json").read_text(encoding="utf-8") == '{"a": }\n'

@@ -266,6 +266,39 @@ def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
     assert "Prettier would reformat this file" in finding.message
 
 
+def test_make_format_writes_a_long_page_as_prettier_formats_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_tool("node", "Node")
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "node_modules").symlink_to(ROOT / "node_modules")
+    (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    (root / "docs" / "short.md").write_text("# Short\n\n*  one\n*  two\n", encoding="utf-8")
+    page = root / "docs" / "long.md"
+    planted = _long_rfd('{"text":"Run the tests of part 700"}').replace(
+        "## Step 3\n", "##   Step 3\n"
+    )
+    page.write_text(planted, encoding="utf-8")
+    repo = Repo.load(root)
+    assert len(prettier._long_markdown(repo)["docs/long.md"]) > 3
+    cli = str(ROOT / "node_modules" / "prettier" / "bin" / "prettier.cjs")
+    whole = subprocess.run(
+        ["node", cli, "--stdin-filepath", "docs/long.md"],
+        input=planted,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert whole != planted
+
+    assert prettier.write(repo) == []
+    assert page.read_text(encoding="utf-8") == whole
+    assert (root / "docs" / "short.md").read_text(encoding="utf-8") == "# Short\n\n- one\n- two\n"
+    assert prettier.check(repo) == []
+
+
 def test_only_plain_regular_utf8_files_are_cut_and_a_fifo_is_never_opened(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     docs = root / "docs"

@@ -174,7 +174,10 @@ def cmd_format(args: argparse.Namespace) -> int:
 
     repo = Repo.load()
     if not args.check:
-        return OK if prettier.write(repo) == 0 else FOUND
+        problems = prettier.write(repo)
+        for problem in problems:
+            _say(f"acp-docs format: {printable(problem)}")
+        return FOUND if problems else OK
     return _findings_command(args, prettier.check(repo), "formatting")
 
 

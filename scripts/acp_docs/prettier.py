@@ -17,6 +17,7 @@ from pathlib import Path
 from acp_docs import cachedir, mdparts, runner
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
+from acp_docs.textfile import write_atomic
 
 CHECK = "format"
 FIX = "run `make setup` (it runs `npm ci`; Prettier needs Node 20 or newer)"
@@ -24,8 +25,10 @@ TIMEOUT = 300.0
 LONG_LINES = 4000
 """Markdown files with more lines than this are checked in parts."""
 PARTS_SCRIPT = Path(__file__).with_name("prettier_parts.mjs")
+REFORMAT = "Prettier would reformat this file: run `make format`"
 # Only names that are plain as a glob can be left out of `prettier --check .` with `!name`.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_./-]+")
+_ERROR_LINE = re.compile(r"^\[error\] (?P<said>[^\s>|][^:\n]*: .*)$", re.MULTILINE)
 
 
 def _command(repo: Repo) -> list[str]:
@@ -94,8 +97,12 @@ def _long_markdown(repo: Repo) -> dict[str, list[mdparts.Part]]:
     return found
 
 
-def _check_in_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) -> list[Finding]:
-    """Format each long file part by part; a file Prettier would change, at its first change."""
+Answer = list[dict[str, object]]
+"""The parts of one file Prettier would change: {"line", "formatted"} or {"line", "error"}."""
+
+
+def _format_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) -> dict[str, Answer]:
+    """Format each long file part by part (files Prettier ignores are left out), by path."""
     entry = repo.root / "node_modules" / "prettier" / "index.mjs"
     request = {
         "files": [
@@ -112,25 +119,50 @@ def _check_in_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) 
         timeout=TIMEOUT,
         stdin=json.dumps(request),
     )
-    findings = []
+    answers: dict[str, Answer] = {}
     for line in result.stdout.splitlines():
         try:
             answer = json.loads(line)
             rel, changed = answer["path"], answer["changed"]
-            texts = {p.line: p.text for p in long[rel]}
+            if rel not in long or not isinstance(changed, list):
+                raise TypeError
         except (ValueError, KeyError, TypeError):
             raise runner.ToolFailure("prettier", f"unexpected output: {line[:200]}", FIX) from None
+        answers[rel] = changed
+    return answers
+
+
+def _check_in_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) -> list[Finding]:
+    """Format each long file part by part; a file Prettier would change, at its first change."""
+    findings = []
+    for rel, changed in _format_parts(repo, node, long).items():
         if not changed:
             continue
+        texts = {p.line: p.text for p in long[rel]}
         first = changed[0]
         if "error" in first:
             message = f"Prettier could not format this file: {first['error']}"
-            at = first["line"]
+            at = int(first["line"])  # type: ignore[call-overload]
         else:
-            message = "Prettier would reformat this file: run `npm run format`"
-            at = first["line"] - 1 + _first_changed_line(texts[first["line"]], first["formatted"])
+            message = REFORMAT
+            line = int(first["line"])  # type: ignore[call-overload]
+            at = line - 1 + _first_changed_line(texts[line], str(first["formatted"]))
         findings.append(Finding(rel, at, 1, CHECK, message, "format/prettier"))
     return findings
+
+
+def _write_in_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) -> list[str]:
+    """Format each long file part by part and write back those that change; what could not be."""
+    problems = []
+    for rel, changed in _format_parts(repo, node, long).items():
+        errors = [c for c in changed if "error" in c]
+        if errors:
+            problems.append(f"{rel}:{errors[0]['line']}: {errors[0]['error']}")
+        elif changed:
+            formatted = {c["line"]: str(c["formatted"]) for c in changed}
+            text = "\n".join(formatted.get(p.line, p.text) for p in long[rel])
+            write_atomic(repo.root / rel, text)
+    return problems
 
 
 def _cache_file(repo: Repo, suffix: str = "") -> Path | None:
@@ -176,7 +208,7 @@ def check(repo: Repo) -> list[Finding]:
                 _first_difference(repo, command, rel),
                 1,
                 CHECK,
-                "Prettier would reformat this file: run `npm run format`",
+                REFORMAT,
                 "format/prettier",
             )
         )
@@ -188,9 +220,28 @@ def check(repo: Repo) -> list[Finding]:
     return findings
 
 
-def write(repo: Repo) -> int:
-    """`prettier --write .`, rewriting files in place; return its exit status."""
+def write(repo: Repo) -> list[str]:
+    """Rewrite files in place as Prettier formats them; what could not be formatted.
+
+    `prettier --write .` formats every file but the long Markdown ones, which
+    are formatted part by part (as `check` checks them) and written back whole.
+    """
+    command = _command(repo)
+    long = _long_markdown(repo)
     done = runner.run(
-        "prettier", [*_command(repo), "--write", "."], cwd=repo.root, fix=FIX, timeout=TIMEOUT
+        "prettier",
+        [*command, "--write", ".", *(f"!{rel}" for rel in long)],
+        cwd=repo.root,
+        fix=FIX,
+        timeout=TIMEOUT,
+        ok=(0, 2),
     )
-    return done.returncode
+    problems = []
+    if done.returncode != 0:
+        # One line per file ("[error] path: reason"), not the code excerpt after it.
+        problems += [m["said"] for m in _ERROR_LINE.finditer(done.stderr)][:20] or [
+            "prettier --write failed"
+        ]
+    if long:
+        problems += _write_in_parts(repo, command[0], long)
+    return problems
