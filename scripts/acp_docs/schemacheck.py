@@ -79,14 +79,37 @@ def _deciding_with(condition: Condition) -> Any:
         if branch in schema:
             yield from validator.descend(instance, schema[branch], schema_path=branch)
 
-    return validators.extend(SafeValidator, validators={"if": if_})
+    def all_of(
+        validator: Any, all_of: Any, instance: Any, schema: Any
+    ) -> Iterator[ValidationError]:
+        # A discriminated union is an `allOf` of `{if, then}` items, one per tag: an
+        # item whose `if` fails yields nothing, so it is decided here without the
+        # validator jsonschema would make for it; the errors are the same.
+        for index, item in enumerate(all_of):
+            if not (isinstance(item, dict) and item.keys() == {"if", "then"}):
+                yield from validator.descend(instance, item, schema_path=index)
+            elif condition(item["if"], instance):
+                for error in validator.descend(instance, item["then"], schema_path="then"):
+                    error._set(
+                        validator="if",
+                        validator_value=item["if"],
+                        instance=instance,
+                        schema=item,
+                        type_checker=validator.TYPE_CHECKER,
+                    )
+                    error.schema_path.appendleft(index)
+                    yield error
+
+    return validators.extend(SafeValidator, validators={"if": if_, "allOf": all_of})
 
 
 def validator(schema: dict[str, Any], condition: Condition | None = None) -> Any:
     """A validator of `schema` that never retrieves a reference.
 
     `condition(if_schema, instance)`, when given, decides each `if` in place of
-    a copy of the validator: it must give the same answer, only faster.
+    a copy of the validator: it must give the same answer, only faster. An
+    `allOf` item that is only `if` and `then` (a discriminated union's case) is
+    then decided without making a validator for it; the errors are the same.
     """
     cls = SafeValidator if condition is None else _deciding_with(condition)
     return cls(schema, registry=NO_RETRIEVAL)
