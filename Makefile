@@ -6,7 +6,6 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PY_STAMP := $(VENV)/.acp-docs-installed
-PYC_STAMP := $(VENV)/.acp-docs-bytecode
 NODE_STAMP := node_modules/.acp-docs-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -15,6 +14,8 @@ export NO_MKDOCS_2_WARNING := 1
 # Checks leave the checkout byte for byte as it was: Python bytecode is kept in
 # the cache folder outside it (see scripts/acp_docs/cachedir.py).
 export PYTHONPYCACHEPREFIX ?= $(or $(ACP_DOCS_CACHE_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/acp-docs)/pycache
+# Kept in that folder, so emptying the cache folder compiles again.
+PYC_STAMP := $(PYTHONPYCACHEPREFIX)$(abspath $(VENV))/.acp-docs-bytecode
 
 .PHONY: setup system-deps serve build test check lint format lock bench clean session
 
@@ -34,6 +35,7 @@ $(PY_STAMP): pyproject.toml scripts/requirements.lock
 # A file that does not compile (test data in some packages) is skipped silently.
 $(PYC_STAMP): $(PY_STAMP)
 	@echo "compiling Python bytecode into $(PYTHONPYCACHEPREFIX)"
+	@mkdir -p "$(dir $@)"
 	@$(BIN)/python -m compileall -q -j 0 -x '/(test|tests|idlelib|tkinter|turtledemo|lib2to3)/' \
 		$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"))') \
 		>/dev/null 2>&1 || true

@@ -110,26 +110,35 @@ def test_editing_an_rfd_is_picked_up_without_a_copy(repo_copy: Path) -> None:
     assert not (repo_copy / "docs" / "rfds" / "prompt-suggestions.md").exists()
 
 
-def test_set_up_is_stamped_and_a_second_make_setup_would_install_nothing() -> None:
+def _make(*args: str, extra: str = "") -> subprocess.CompletedProcess[str]:
+    """`make` on the repository's Makefile, plus the rules in `extra` (read from stdin)."""
+    return subprocess.run(
+        ["make", "--no-print-directory", "-s", "-f", "Makefile", "-f", "-", *args],
+        cwd=ROOT,
+        input=extra,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_set_up_is_stamped_and_a_second_make_setup_would_install_nothing(tmp_path: Path) -> None:
     """`make -n` prints what make would run, and runs nothing: after set-up, no install."""
-    stamps = [
-        ".venv/.acp-docs-installed",
-        ".venv/.acp-docs-bytecode",
-        "node_modules/.acp-docs-installed",
-    ]
-    plan = subprocess.run(["make", "-n", *stamps], cwd=ROOT, capture_output=True, text=True)
+    shown = _make("stamp", extra="stamp:\n\t@echo $(PYC_STAMP)\n")
+    assert shown.returncode == 0, shown.stderr
+    bytecode = shown.stdout.strip()
+    assert bytecode.endswith("/.venv/.acp-docs-bytecode") and not bytecode.startswith(str(ROOT))
+    stamps = [".venv/.acp-docs-installed", bytecode, "node_modules/.acp-docs-installed"]
+    plan = _make("-n", *stamps)
     assert plan.returncode == 0, plan.stderr
     for step in ("pip install", "npm ci", "compileall"):
         assert step not in plan.stdout, plan.stdout
-    newer = subprocess.run(
-        ["make", "-n", "-W", "package-lock.json", *stamps], cwd=ROOT, capture_output=True, text=True
-    )
+    newer = _make("-n", "-W", "package-lock.json", *stamps)
     assert "npm ci" in newer.stdout and "pip install" not in newer.stdout, newer.stdout
-    changed = subprocess.run(
-        ["make", "-n", "-W", "pyproject.toml", *stamps], cwd=ROOT, capture_output=True, text=True
-    )
+    changed = _make("-n", "-W", "pyproject.toml", *stamps)
     assert "pip install" in changed.stdout and "npm ci" not in changed.stdout, changed.stdout
     assert "compileall" in changed.stdout, changed.stdout
+    emptied = _make("-n", f"PYTHONPYCACHEPREFIX={tmp_path}", "setup")
+    assert "compileall -q -j 0" in emptied.stdout and "pip install" not in emptied.stdout
 
 
 def test_after_set_up_python_finds_the_bytecode_of_what_a_check_imports() -> None:
@@ -140,13 +149,7 @@ def test_after_set_up_python_finds_the_bytecode_of_what_a_check_imports() -> Non
         " if not pathlib.Path(importlib.util.cache_from_source(m.__file__)).is_file()];"
         "print(sys.pycache_prefix, missing)"
     )
-    shown = subprocess.run(
-        ["make", "--no-print-directory", "-s", "-f", "Makefile", "-f", "-", "probe"],
-        cwd=ROOT,
-        input=f"probe:\n\t@$(BIN)/python -c '{probe}'\n",
-        capture_output=True,
-        text=True,
-    )
+    shown = _make("probe", extra=f"probe:\n\t@$(BIN)/python -c '{probe}'\n")
     assert shown.returncode == 0, shown.stderr
     prefix, _, missing = shown.stdout.strip().partition(" ")
     assert prefix.endswith("/pycache"), shown.stdout
