@@ -179,6 +179,18 @@ def require_tool(command: str, what: str) -> None:
 
 
 @pytest.fixture
+def node_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A bare checkout (`mkdocs.yml`, `docs/`) on the installed node_modules, with its own cache."""
+    require_tool("node", "Node")
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "node_modules").symlink_to(ROOT / "node_modules")
+    (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture
 def aspell() -> None:
     """The test needs Aspell."""
     require_tool("aspell", "Aspell")

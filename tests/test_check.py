@@ -265,14 +265,11 @@ def test_an_aspell_option_that_could_smuggle_a_flag_is_refused(repo_copy: Path) 
     assert "is not supported" in result.stderr
 
 
-def test_format_rewrites_what_it_can_and_names_each_file_it_cannot(tmp_path: Path) -> None:
-    root = tmp_path / "repo"
-    (root / "docs").mkdir(parents=True)
-    (root / "node_modules").symlink_to(ROOT / "node_modules")
-    (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+def test_format_rewrites_what_it_can_and_names_each_file_it_cannot(node_repo: Path) -> None:
+    root = node_repo
     (root / "docs" / "a.md").write_text("# A\n\n*  x\n", encoding="utf-8")
     (root / "docs" / "b.json").write_text('{"a": }\n', encoding="utf-8")
-    result = acp(["format"], cwd=root, env={"ACP_DOCS_CACHE_DIR": str(tmp_path / "cache")})
+    result = acp(["format"], cwd=root)
     no_traceback(result)
     assert result.returncode == 1
     assert result.stderr.splitlines() == [

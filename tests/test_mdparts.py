@@ -239,14 +239,9 @@ def _long_rfd(planted: str | None = None) -> str:
 
 
 def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    node_repo: Path, tmp_path: Path
 ) -> None:
-    require_tool("node", "Node")
-    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
-    root = tmp_path / "repo"
-    (root / "docs").mkdir(parents=True)
-    (root / "node_modules").symlink_to(ROOT / "node_modules")
-    (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    root = node_repo
     (root / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
     page = root / "docs" / "long.md"
     page.write_text(_long_rfd(), encoding="utf-8")
@@ -266,15 +261,8 @@ def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
     assert "Prettier would reformat this file" in finding.message
 
 
-def test_make_format_writes_a_long_page_as_prettier_formats_it_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    require_tool("node", "Node")
-    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
-    root = tmp_path / "repo"
-    (root / "docs").mkdir(parents=True)
-    (root / "node_modules").symlink_to(ROOT / "node_modules")
-    (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+def test_make_format_writes_a_long_page_as_prettier_formats_it_whole(node_repo: Path) -> None:
+    root = node_repo
     (root / "docs" / "short.md").write_text("# Short\n\n*  one\n*  two\n", encoding="utf-8")
     page = root / "docs" / "long.md"
     planted = _long_rfd('{"text":"Run the tests of part 700"}').replace(

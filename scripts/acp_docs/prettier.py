@@ -13,6 +13,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from acp_docs import cachedir, mdparts, runner
 from acp_docs.findings import Finding
@@ -97,7 +98,7 @@ def _long_markdown(repo: Repo) -> dict[str, list[mdparts.Part]]:
     return found
 
 
-Answer = list[dict[str, object]]
+Answer = list[dict[str, Any]]
 """The parts of one file Prettier would change: {"line", "formatted"} or {"line", "error"}."""
 
 
@@ -142,11 +143,10 @@ def _check_in_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) 
         first = changed[0]
         if "error" in first:
             message = f"Prettier could not format this file: {first['error']}"
-            at = int(first["line"])  # type: ignore[call-overload]
+            at = first["line"]
         else:
             message = REFORMAT
-            line = int(first["line"])  # type: ignore[call-overload]
-            at = line - 1 + _first_changed_line(texts[line], str(first["formatted"]))
+            at = first["line"] - 1 + _first_changed_line(texts[first["line"]], first["formatted"])
         findings.append(Finding(rel, at, 1, CHECK, message, "format/prettier"))
     return findings
 
@@ -159,7 +159,7 @@ def _write_in_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) 
         if errors:
             problems.append(f"{rel}:{errors[0]['line']}: {errors[0]['error']}")
         elif changed:
-            formatted = {c["line"]: str(c["formatted"]) for c in changed}
+            formatted = {c["line"]: c["formatted"] for c in changed}
             text = "\n".join(formatted.get(p.line, p.text) for p in long[rel])
             write_atomic(repo.root / rel, text)
     return problems
