@@ -277,3 +277,15 @@ def test_format_rewrites_what_it_can_and_names_each_file_it_cannot(node_repo: Pa
     ]
     assert (root / "docs" / "a.md").read_text(encoding="utf-8") == "# A\n\n- x\n"
     assert (root / "docs" / "b.json").read_text(encoding="utf-8") == '{"a": }\n'
+
+
+def test_format_never_names_a_file_from_a_name_prettier_printed_over_two_lines(
+    node_repo: Path,
+) -> None:
+    (node_repo / "docs" / "odd\nb.json").write_text('{"a": }\n', encoding="utf-8")
+    result = acp(["format"], cwd=node_repo)
+    no_traceback(result)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "acp-docs format: Prettier could not format a file; `npm run format:check` names it"
+    ]

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from acp_docs import cachedir, mdparts, runner
+from acp_docs import cachedir, filetree, mdparts, runner
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
 from acp_docs.textfile import write_atomic
@@ -29,7 +29,7 @@ PARTS_SCRIPT = Path(__file__).with_name("prettier_parts.mjs")
 REFORMAT = "Prettier would reformat this file: run `make format`"
 # Only names that are plain as a glob can be left out of `prettier --check .` with `!name`.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_./-]+")
-_ERROR_LINE = re.compile(r"^\[error\] (?P<said>[^\s>|][^:\n]*: .*)$", re.MULTILINE)
+_ERROR_LINE = re.compile(r"^\[error\] (?P<path>[^\s>|][^:\n]*): (?P<reason>.*)$", re.MULTILINE)
 
 
 def _command(repo: Repo) -> list[str]:
@@ -239,9 +239,12 @@ def write(repo: Repo) -> list[str]:
     problems = []
     if done.returncode != 0:
         # One line per file ("[error] path: reason"), not the code excerpt after it.
-        problems += [m["said"] for m in _ERROR_LINE.finditer(done.stderr)][:20] or [
-            "prettier --write failed"
-        ]
+        # A name Prettier printed over two lines is no file of the checkout: not named.
+        said = list(_ERROR_LINE.finditer(done.stderr))
+        named = [m for m in said if filetree.inside(repo.root, repo.root / m["path"])]
+        problems += [f"{m['path']}: {m['reason']}" for m in named[:20]]
+        if not named or len(named) < len(said):
+            problems.append("Prettier could not format a file; `npm run format:check` names it")
     if long:
         problems += _write_in_parts(repo, command[0], long)
     return problems
