@@ -50,10 +50,15 @@ $(NODE_STAMP): package.json package-lock.json
 system-deps:
 	@bash scripts/system-deps.sh
 
+# MkDocs reads mkdocs.yml with a loader that can run code: vet it first.
+VET_CONFIG := $(BIN)/python -P -m acp_docs.mkdocsconfig
+
 serve: setup
+	$(VET_CONFIG)
 	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
 
 build: setup
+	$(VET_CONFIG)
 	$(BIN)/mkdocs build --strict --site-dir site
 
 check: setup

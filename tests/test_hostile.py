@@ -8,6 +8,7 @@ build the site also assert that nothing from outside the checkout is in it.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import resource
 import signal
@@ -30,6 +31,9 @@ SECRET = "TOP-SECRET-MARKER-41"
 ANCHOR = "Why would we change things?\n"
 PLANTED = (ROOT / RFD).read_text().split(ANCHOR)[0].count("\n") + 3
 """The line of a block planted after the Status quo prompt (and a blank line)."""
+CONFIG_END = (ROOT / "mkdocs.yml").read_text().count("\n")
+"""The last line of mkdocs.yml: what a case appends starts on the next one."""
+ABBR_LINE = (ROOT / "mkdocs.yml").read_text().split("  - abbr\n")[0].count("\n") + 1
 TIME_LIMIT = 60
 MEMORY_LIMIT = 3 * 1024**3
 
@@ -186,6 +190,16 @@ def _symlink(rel: str, target: Callable[[Path], str]) -> Callable[[Path, Path], 
 def _fifo(rel: str) -> Callable[[Path, Path], None]:
     def plant(repo: Path, _outside: Path) -> None:
         os.mkfifo(repo / rel)
+
+    return plant
+
+
+def _append_config(text: str) -> Callable[[Path, Path], None]:
+    """Add `text` at the end of mkdocs.yml; `{outside}` and `{victim}` name the folder beside it."""
+
+    def plant(repo: Path, outside: Path) -> None:
+        with (repo / "mkdocs.yml").open("a", encoding="utf-8") as config:
+            config.write(text.format(outside=outside, victim=outside / "victim.json"))
 
     return plant
 
@@ -418,16 +432,141 @@ CASES = [
         None,
         "markdown_extensions",
     ),
+    # mkdocs.yml, which MkDocs reads with a loader that runs code: refused before it does.
     Case(
-        "a theme custom_dir outside the checkout",
-        lambda repo, outside: _replace(
-            "mkdocs.yml", "  font: false\n", f"  font: false\n  custom_dir: {outside}\n"
-        )(repo, outside),
+        "a Python tag in mkdocs.yml",
+        _append_config('extra:\n  x: !!python/object/apply:os.system ["echo ran > {victim}"]\n'),
+        ("check",),
+        2,
+        "mkdocs.yml",
+        CONFIG_END + 2,
+        "makes MkDocs run Python code",
+    ),
+    Case(
+        "a Python name outside the Markdown and theme packages",
+        _append_config("extra:\n  x: !!python/name:os.system\n"),
+        ("examples",),
+        2,
+        "mkdocs.yml",
+        CONFIG_END + 2,
+        "!!python/name:os.system makes MkDocs run Python code",
+    ),
+    Case(
+        "hooks",
+        lambda repo, outside: (
+            _write("docs/hook.py", f"open({str(outside / 'victim.json')!r}, 'w').write('ran')\n")(
+                repo, outside
+            ),
+            _append_config("hooks:\n  - docs/hook.py\n")(repo, outside),
+        ),
+        ("check",),
+        2,
+        "mkdocs.yml",
+        CONFIG_END + 1,
+        "hooks run Python files",
+    ),
+    Case(
+        "INHERIT from outside the checkout",
+        lambda repo, outside: (
+            (outside / "base.yml").write_text(
+                f'x: !!python/object/apply:os.system ["echo ran > {outside / "victim.json"}"]\n'
+            ),
+            _append_config("INHERIT: {outside}/base.yml\n")(repo, outside),
+        ),
+        ("check",),
+        2,
+        "mkdocs.yml",
+        CONFIG_END + 1,
+        "INHERIT reads another file",
+    ),
+    Case(
+        "!ENV of a variable the site would publish",
+        _append_config("extra:\n  leak: !ENV [ACP_SECRET, none]\n"),
+        ("check", "--only", "build"),
+        2,
+        "mkdocs.yml",
+        CONFIG_END + 2,
+        "!ENV may read only ACP_DOCS_* variables, not 'ACP_SECRET'",
+    ),
+    Case(
+        "a theme folder from the checkout",
+        _replace("mkdocs.yml", "  font: false\n", "  font: false\n  custom_dir: docs\n"),
         ("check", "--only", "build"),
         2,
         "mkdocs.yml",
         None,
-        "custom_dir",
+        "templates are code",
+    ),
+    Case(
+        "a Markdown extension that names any module",
+        _replace("mkdocs.yml", "  - abbr\n", "  - abbr\n  - this\n"),
+        ("examples",),
+        2,
+        "mkdocs.yml",
+        ABBR_LINE + 1,
+        "'this' is not one of Python-Markdown's own",
+    ),
+    Case(
+        "snippets from outside the checkout",
+        lambda repo, outside: (
+            _replace(
+                "mkdocs.yml",
+                "  - abbr\n",
+                '  - abbr\n  - pymdownx.snippets:\n      base_path: ["/"]\n',
+            )(repo, outside),
+            _page(f'--8<-- "{outside / "secret.md"}"\n')(repo, outside),
+        ),
+        ("check",),
+        2,
+        "mkdocs.yml",
+        ABBR_LINE + 1,
+        "pymdownx.snippets reads files by path",
+    ),
+    Case(
+        "a plugin that fetches from the network",
+        _replace("mkdocs.yml", "  - acp-docs\n", "  - acp-docs\n  - privacy\n"),
+        ("check", "--only", "build"),
+        2,
+        "mkdocs.yml",
+        None,
+        "the plugin 'privacy' is not allowed",
+    ),
+    Case(
+        "a script from another host",
+        _replace(
+            "mkdocs.yml",
+            "extra_javascript:\n",
+            "extra_javascript:\n  - https://example.invalid/x.js\n",
+        ),
+        ("check", "--only", "build"),
+        2,
+        "mkdocs.yml",
+        None,
+        "is not a file of the site",
+    ),
+    Case(
+        "modules at the root named like ones the build imports",
+        lambda repo, outside: [
+            (repo / name).write_text(f"open({str(outside / 'victim.json')!r}, 'w').write('ran')\n")
+            for name in ("json.py", "yaml.py", "tempfile.py", "markdown.py")
+        ],
+        ("check", "--only", "build"),
+        0,
+        "",
+    ),
+    Case(
+        "a Prettier configuration that is a script",
+        lambda repo, outside: _write(
+            "docs/prettier.config.mjs",
+            'import { writeFileSync } from "node:fs";\n'
+            f"writeFileSync({json.dumps(str(outside / 'victim.json'))}, 'ran');\n"
+            "export default {};\n",
+        )(repo, outside),
+        ("check", "--only", "format"),
+        1,
+        "docs/prettier.config.mjs",
+        1,
+        "Prettier configuration is not read",
     ),
     Case(
         "a file name that is not UTF-8",
@@ -621,6 +760,8 @@ def test_hostile_input(repo_copy: Path, outside: Path, case: Case) -> None:
     assert lines, said
     if case.line is not None and case.status == 1:
         assert any(ln.startswith(f"{case.where}:{case.line}:") for ln in lines), lines
+    elif case.line is not None:
+        assert any(f" {case.where}:{case.line}:" in ln for ln in lines), lines
 
 
 def test_hostile_links_and_files_are_findings_and_never_published(

@@ -65,12 +65,12 @@ def test_without_node_the_format_check_errors_and_the_others_still_report(
 
 
 def test_a_crashing_build_is_the_build_checks_error(repo_copy: Path) -> None:
-    # A plugin module that cannot be imported stops MkDocs; the other checks still run.
+    # A theme that is not installed stops MkDocs; the other checks still run.
     config = repo_copy / "mkdocs.yml"
-    replace_in(config, "  - acp-docs\n", "  - acp-docs\n  - no-such-plugin\n")
+    replace_in(config, "  name: material\n", "  name: no-such-theme\n")
     result = run(["acp-docs", "check", "--only", "rfds", "links"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 2
-    assert "no-such-plugin" in result.stderr
+    assert "no-such-theme" in result.stderr
     assert "  rfds   error" in result.stderr or "  rfds  error" in result.stderr
     assert os.path.exists(config)

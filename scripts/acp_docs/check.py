@@ -44,6 +44,9 @@ def build_findings(repo: Repo, spelling: bool = True) -> BuildResult:
         "mkdocs",
         [
             sys.executable,
+            # -P: the checkout is not put on sys.path, so a `json.py` or `yaml.py` in a
+            # pull request cannot stand in for the module the build imports.
+            "-P",
             "-m",
             "acp_docs.sitebuild",
             str(repo.root),

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from acp_docs import runner
+from acp_docs import prettier, runner
 from acp_docs.errors import UsageError
 from acp_docs.escaping import code_spans
 from acp_docs.findings import Finding
@@ -251,7 +251,7 @@ def _prettier(repo: Repo, text: str, name: str) -> str:
         raise runner.ToolFailure("prettier", "Prettier is not installed", "run `make setup`")
     done = runner.run(
         "prettier",
-        [node, str(script), "--no-config", "--stdin-filepath", name],
+        [node, str(script), *prettier.NO_CONFIG, "--stdin-filepath", name],
         cwd=repo.root,
         fix="check the exported MDX",
         timeout=120,

@@ -266,18 +266,10 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         self._anchors = []
         self._page_files = {}
         root = Path(config.config_file_path).resolve().parent
-        repo = Repo.load(root)
-        if not filetree.within(root, repo.docs_dir):
-            raise PluginError(
-                f"mkdocs.yml: docs_dir {config.docs_dir!r} is outside the repository;"
-                " keep it inside"
-            )
-        custom_dir = config.theme.custom_dir
-        if custom_dir and not filetree.within(root, custom_dir):
-            raise PluginError(
-                f"mkdocs.yml: theme custom_dir {custom_dir!r} is outside the repository;"
-                " keep it inside"
-            )
+        try:
+            repo = Repo.load(root)
+        except UsageError as exc:
+            raise PluginError(str(exc)) from None
         tree = filetree.scan(root, repo.source_folders)
         for finding in tree.findings:
             self.report(finding)
@@ -358,9 +350,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         repo = loaded.repo
         for file in list(files):
             source = file.abs_src_path
-            # The installed theme's own files live wherever the theme is installed (its
-            # custom_dir must be in the checkout, see on_config); every other file must be
-            # a vetted file inside the checkout.
+            # The installed theme's own files live wherever the theme is installed (mkdocs.yml
+            # may set no custom_dir, see acp_docs.mkdocsconfig); every other file must be a
+            # vetted file inside the checkout.
             from_theme = file.src_dir is not None and not filetree.within(repo.root, file.src_dir)
             if (
                 not from_theme

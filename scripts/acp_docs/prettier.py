@@ -15,10 +15,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from acp_docs import cachedir, filetree, mdparts, runner
+from acp_docs import cachedir, filetree, jsonparse, mdparts, runner
+from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
-from acp_docs.textfile import write_atomic
+from acp_docs.textfile import read_text, write_atomic
 
 CHECK = "format"
 FIX = "run `make setup` (it runs `npm ci`; Prettier needs Node 20 or newer)"
@@ -32,12 +33,50 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9_./-]+")
 _ERROR_LINE = re.compile(r"^\[error\] (?P<path>[^\s>|][^:\n]*): (?P<reason>.*)$", re.MULTILINE)
 
 
+NO_CONFIG = ("--no-config", "--no-editorconfig")
+"""Prettier's defaults: a configuration file from a pull request is never read (it can be code)."""
+CONFIG_FILES = frozenset(
+    {".prettierrc", ".editorconfig", ".prettierrc.toml"}
+    | {f".prettierrc.{ext}" for ext in ("json", "json5", "yml", "yaml")}
+    | {f"{stem}.{ext}" for stem in (".prettierrc", "prettier.config") for ext in ("js", "cjs")}
+    | {f"{stem}.{ext}" for stem in (".prettierrc", "prettier.config") for ext in ("mjs", "ts")}
+    | {f"{stem}.{ext}" for stem in (".prettierrc", "prettier.config") for ext in ("cts", "mts")}
+)
+"""The files Prettier would take its options from, were it allowed to look."""
+CONFIG_IGNORED = (
+    "Prettier configuration is not read: the checks format with Prettier's defaults, and a"
+    " configuration file can run code; remove this file"
+)
+_NOT_WALKED = frozenset({".git", "node_modules", ".venv", "site", ".pytest_cache", ".ruff_cache"})
+
+
 def _command(repo: Repo) -> list[str]:
     node = runner.require("node", "prettier", FIX)
     script = repo.root / "node_modules" / "prettier" / "bin" / "prettier.cjs"
     if not script.is_file():
         raise runner.ToolFailure("prettier", "Prettier is not installed", FIX)
-    return [node, str(script)]
+    return [node, str(script), *NO_CONFIG]
+
+
+def config_findings(repo: Repo) -> list[Finding]:
+    """A finding for each Prettier configuration file in the checkout, which is not read."""
+    findings = []
+    for current, dirs, names in os.walk(repo.root):
+        dirs[:] = sorted(d for d in dirs if d not in _NOT_WALKED)
+        for name in sorted(names):
+            path = Path(current, name)
+            if name in CONFIG_FILES or (name == "package.json" and _has_prettier_key(path)):
+                rel = path.relative_to(repo.root).as_posix()
+                findings.append(Finding(rel, 1, 1, CHECK, CONFIG_IGNORED, "format/config-file"))
+    return findings
+
+
+def _has_prettier_key(path: Path) -> bool:
+    try:
+        data = jsonparse.loads(read_text(path, path.name))
+    except (UsageError, jsonparse.JsonProblem):
+        return False  # npm reports a package.json it cannot read
+    return isinstance(data, dict) and "prettier" in data
 
 
 def _first_changed_line(original: str, formatted: str) -> int:
@@ -217,7 +256,7 @@ def check(repo: Repo) -> list[Finding]:
         raise runner.ToolFailure("prettier", f"could not check the files: {tail}", FIX)
     if long:
         findings += _check_in_parts(repo, command[0], long)
-    return findings
+    return config_findings(repo) + findings
 
 
 def write(repo: Repo) -> list[str]:

@@ -4,8 +4,8 @@
 // Reads {"files": [{"path": "rfds/x.md", "parts": [{"line": 1, "text": "..."}]}]} on stdin
 // and prints one JSON object per file: {"path", "ignored"} and, for each part
 // Prettier would change, {"line", "formatted"}; a part it cannot format gives
-// {"line", "error"}. Options come from the file's Prettier configuration and
-// .editorconfig, and .gitignore and .prettierignore apply, as for `prettier --check .`.
+// {"line", "error"}. Options are Prettier's defaults (no configuration file is
+// read), and .gitignore and .prettierignore apply, as for `prettier --check .`.
 // The cache file holds the keys (Prettier's version, the options, the path and
 // the text) of the parts found formatted on the last run; they are not formatted again.
 import { createHash } from "node:crypto";
@@ -38,8 +38,8 @@ for (const file of request.files) {
   const info = await prettier.getFileInfo(filepath, { ignorePath });
   const result = { path: file.path, ignored: info.ignored, changed: [] };
   if (!info.ignored) {
-    const options =
-      (await prettier.resolveConfig(filepath, { editorconfig: true })) ?? {};
+    // Prettier's defaults, as `prettier --no-config --no-editorconfig` uses them.
+    const options = {};
     for (const part of file.parts) {
       const key = createHash("sha256")
         .update(

@@ -9,10 +9,10 @@ from typing import Any
 
 import yaml
 
-from acp_docs import memo
+from acp_docs import memo, mkdocsconfig
 from acp_docs.errors import UsageError
 from acp_docs.textfile import read_text
-from acp_docs.yamlfile import NoAliasLoader
+from acp_docs.yamlfile import NoAliasLoader, lines_of
 
 CONFIG_NAME = "mkdocs.yml"
 
@@ -109,8 +109,12 @@ class Repo:
     @classmethod
     def parse(cls, root: Path, text: str) -> Repo:
         """The repository at `root` with `text` as its mkdocs.yml."""
+        loader = _IgnoreTagsLoader(text)
         try:
-            config = yaml.load(text, Loader=_IgnoreTagsLoader)
+            node = loader.get_single_node()
+            if node is not None:
+                mkdocsconfig.refuse_tags(node)
+            config = loader.construct_document(node) if node is not None else None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f":{mark.line + 1}:{mark.column + 1}" if mark else ":1:1"
@@ -118,8 +122,11 @@ class Repo:
             raise UsageError(f"{CONFIG_NAME}{where}: malformed YAML: {problem}") from None
         except (RecursionError, ValueError) as exc:
             raise UsageError(f"{CONFIG_NAME}:1:1: malformed YAML: {exc}") from None
+        finally:
+            loader.dispose()
         if not isinstance(config, dict):
             raise UsageError(f"{CONFIG_NAME}:1:1: expected a mapping at the top level")
+        mkdocsconfig.refuse_code(config, lines_of(node), root)
         return cls(root=root, config=config, config_text=text)
 
     @property

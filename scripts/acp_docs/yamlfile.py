@@ -101,7 +101,12 @@ def load_with_lines(text: str, shown: str) -> tuple[Any, dict[str, int]]:
         raise YamlError(shown, 1, 1, str(exc).splitlines()[0]) from None
     finally:
         loader.dispose()
+    return data, lines_of(node)
+
+
+def lines_of(node: yaml.Node | None) -> dict[str, int]:
+    """Each JSON pointer of a composed document, mapped to its 1-based line."""
     lines: dict[str, int] = {}
     if node is not None:
         _lines(node, "", lines)
-    return data, lines
+    return lines
