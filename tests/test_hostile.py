@@ -489,6 +489,15 @@ CASES = [
         "!ENV may read only ACP_DOCS_* variables, not 'ACP_SECRET'",
     ),
     Case(
+        "markup in the site name",
+        _replace("mkdocs.yml", "site_name: ACP", "site_name: <img src=x onerror=alert(1)> ACP"),
+        ("check", "--only", "build"),
+        2,
+        "mkdocs.yml",
+        1,
+        "holds markup, which the theme prints as HTML",
+    ),
+    Case(
         "a theme folder from the checkout",
         _replace("mkdocs.yml", "  font: false\n", "  font: false\n  custom_dir: docs\n"),
         ("check", "--only", "build"),

@@ -37,7 +37,9 @@ def test_what_the_site_may_use_is_accepted() -> None:
         + "          format: !!python/name:pymdownx.superfences.fence_code_format\n"
         + "  - pymdownx.emoji:\n"
         + "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
-        + "extra_css:\n  - assets/site.css\n",
+        + "extra_css:\n  - assets/site.css\n"
+        + "copyright: Apache-2.0 &copy; 2026, a > b\n"
+        + "nav:\n  - Home: index.md\n  - Upstream: https://example.org/a:b\n",
     )
     assert repo.config["site_url"] == "https://example.org/"
     assert Repo.load(ROOT).config["site_name"]
@@ -57,9 +59,13 @@ def test_what_the_site_may_use_is_accepted() -> None:
         ("markdown_extensions:\n  - antigravity\n", "3:1", "'antigravity' is not one of"),
         ("plugins:\n  search: {}\n  material/social: {}\n", "4:1", "'material/social' is not"),
         ("extra_javascript:\n  - path: //cdn.example/x.js\n", "3:1", "from another host"),
-        ("extra_css:\n  - data:text/css,x\n", "3:1", "from another host"),
+        ("extra_css:\n  - https://cdn.example/x.css\n", "3:1", "from another host"),
         ("theme:\n  name: material\n  custom_dir: overrides\n", "4:1", "templates are code"),
         ("extra_templates:\n  - robots.txt\n", "2:1", "rendered as Jinja templates"),
+        ("copyright: <script>alert(1)</script>\n", "2:12", "holds markup"),
+        ("nav:\n  - <img src=x onerror=alert(1)>: index.md\n", "3:5", "holds markup"),
+        ("nav:\n  - Home: ' java\tscript:alert(1)'\n", "3:11", "runs code"),
+        ("extra:\n  social:\n    - link: DATA:text/html,x\n", "4:13", "embeds data"),
         ("docs_dir: /etc\n", "2:1", "docs_dir '/etc' is outside the checkout"),
         ("site_dir: ../../home\n", "2:1", "MkDocs empties and writes it"),
     ],

@@ -9,6 +9,9 @@ refuses, at its line, before MkDocs sees it:
   `!!python/name:` naming something in the Markdown and theme packages;
 - `!ENV` of a variable not named `ACP_DOCS_*`: the site must not publish the
   environment it was built in;
+- markup or a `javascript:`, `data:` or `file:` link in any key or value:
+  MkDocs and Material print `site_name`, `copyright`, navigation titles and
+  links into every page unescaped;
 - `hooks` (Python files the build runs), `INHERIT` (another file, read with
   the same loader), and templates from the checkout (`theme.custom_dir`,
   `extra_templates`): Jinja templates can call Python;
@@ -28,6 +31,7 @@ vets the mkdocs.yml of the current directory and exits 2 with the reason.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,6 +58,8 @@ PLUGINS = frozenset(
     | {"offline", "material/offline"}
 )
 ENV_PREFIX = "ACP_DOCS_"
+_TAG_START = re.compile(r"<[A-Za-z/!?]")
+_UNSAFE_SCHEME = re.compile(r"(?i)(javascript|vbscript|data|file):")
 REFUSED_KEYS = {
     "/hooks": "hooks run Python files during the build; put the code in the engine (scripts/)",
     "/INHERIT": "INHERIT reads another file as configuration; keep it all in mkdocs.yml",
@@ -98,10 +104,28 @@ def _refuse_env(node: yaml.Node) -> None:
             )
 
 
+def _refuse_markup(node: yaml.ScalarNode) -> None:
+    value = str(node.value)
+    if _TAG_START.search(value):
+        problem = "holds markup, which the theme prints as HTML on every page; write it as text"
+    elif _UNSAFE_SCHEME.match(re.sub(r"[\x00-\x20\x7f]", "", value)):
+        problem = "is a link that runs code or embeds data in the reader's browser"
+    else:
+        return
+    mark = node.start_mark
+    raise LocatedError(CONFIG_NAME, mark.line + 1, mark.column + 1, f"this value {problem}")
+
+
 def refuse_tags(node: yaml.Node) -> None:
-    """Refuse `!!python/...` tags (but `!!python/name:` of a trusted package), foreign `!ENV`s."""
+    """Refuse `!!python/...` tags (but `!!python/name:` of a trusted package), foreign `!ENV`s.
+
+    Also refuses markup and `javascript:` links in any key or value: MkDocs and
+    Material print `site_name`, `copyright`, navigation titles and links unescaped.
+    """
     for current in _nodes(node):
         tag = current.tag or ""
+        if isinstance(current, yaml.ScalarNode):
+            _refuse_markup(current)
         if tag == "!ENV":
             _refuse_env(current)
         if not tag.startswith(PYTHON_TAG):
