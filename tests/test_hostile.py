@@ -355,6 +355,35 @@ CASES = [
     ),
     Case("deep nesting", _json_block(NESTED), EXAMPLES, 1, "docs/hostile.md", 6, "nested deeper"),
     Case(
+        "a script in a page",
+        _page("Text.\n\n<script>alert(1)</script>\n"),
+        ("check", "--only", "build"),
+        1,
+        "docs/hostile.md",
+        5,
+        "a <script> element would run in the reader's browser",
+    ),
+    Case(
+        "a script link written as HTML",
+        _page('Text.\n\n<a href="java&#x09;script:alert(1)">x</a>\n'),
+        ("check", "--only", "build"),
+        1,
+        "docs/hostile.md",
+        5,
+        "a javascript: URL in href= of <a>",
+    ),
+    Case(
+        "a handler on an element an RFD may use",
+        _replace(
+            RFD, ANCHOR, ANCHOR + '\n<details ontoggle="alert(1)"><summary>x</summary></details>\n'
+        ),
+        ("check", "--only", "build", "rfds"),
+        1,
+        RFD,
+        PLANTED,
+        "an event handler (ontoggle=) on <details>",
+    ),
+    Case(
         "a 5,000-digit number",
         _json_block('{"n": ' + "9" * 5000 + "}"),
         EXAMPLES,

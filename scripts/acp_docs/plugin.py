@@ -39,6 +39,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import YAML_RE
 
 from acp_docs import (
+    activehtml,
     apiref,
     cachedir,
     examples,
@@ -560,6 +561,10 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             self._check_link(page, files, shown, text, link)
         self._links.clear()
         rfd = self._rfd_of(page)
+        active = activehtml.problems(html, elements=rfd is None)
+        for line, col, what in activehtml.locate(text, active):
+            message = f"{what} would run in the reader's browser: write it in Markdown"
+            self.report(Finding(shown, line, col, "build", message, "build/active-html"))
         if rfd is not None:
             html = self._with_header(html, rfd, page, files)
         if self.serving:

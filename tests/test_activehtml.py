@@ -1,0 +1,49 @@
+"""Raw HTML that would run in the reader's browser is found, and put at its source line."""
+
+from __future__ import annotations
+
+from acp_docs.activehtml import locate, problems
+
+
+def _messages(html: str, elements: bool = True) -> list[str]:
+    return [p.message for p in problems(html, elements)]
+
+
+def test_plain_content_and_code_are_not_active() -> None:
+    html = (
+        '<p>See <a href="https://example.org/a:b">this</a> and <a href="../x/">that</a>.</p>'
+        '<div class="grid cards"><img alt="" src="img/a.png"></div>'
+        "<pre><code>&lt;script&gt;alert(1)&lt;/script&gt; onerror=x javascript:y</code></pre>"
+    )
+    assert _messages(html) == []
+
+
+def test_scripts_handlers_and_script_links_are_named_however_written() -> None:
+    html = (
+        "<SCRIPT>alert(1)</SCRIPT>"
+        '<img src=x OnError="alert(2)"/>'
+        '<a href="  java&#x09;script&colon;alert(3)">x</a>'
+        '<iframe src="data:text/html,x"></iframe>'
+    )
+    assert _messages(html) == [
+        "a <script> element",
+        "an event handler (onerror=) on <img>",
+        "a javascript: URL in href= of <a>",
+        "a <iframe> element",
+        "a data: URL in src= of <iframe>",
+    ]
+
+
+def test_without_elements_only_attributes_are_checked() -> None:
+    html = '<script>x</script><details ontoggle="y"><summary>s</summary></details>'
+    assert _messages(html, elements=False) == ["an event handler (ontoggle=) on <details>"]
+
+
+def test_each_problem_is_put_at_its_own_place_in_the_source() -> None:
+    text = "# T\n\n<img src=a onerror=x>\n\nText.\n\n  <img src=b ONERROR=y>\n"
+    found = problems(text)
+    assert locate(text, found) == [
+        (3, 12, "an event handler (onerror=) on <img>"),
+        (7, 14, "an event handler (onerror=) on <img>"),
+    ]
+    assert locate("# nothing\n", found)[0][:2] == (1, 1)
