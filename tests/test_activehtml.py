@@ -24,6 +24,7 @@ def test_scripts_handlers_and_script_links_are_named_however_written() -> None:
         '<img src=x OnError="alert(2)"/>'
         '<a href="  java&#x09;script&colon;alert(3)">x</a>'
         '<iframe src="data:text/html,x"></iframe>'
+        "<p>A <img/onload=x> and a <span\nonclick=y>.</p>"
     )
     assert _messages(html) == [
         "a <script> element",
@@ -31,7 +32,13 @@ def test_scripts_handlers_and_script_links_are_named_however_written() -> None:
         "a javascript: URL in href= of <a>",
         "a <iframe> element",
         "a data: URL in src= of <iframe>",
+        "an event handler (onload=) on <img>",
+        "an event handler (onclick=) on <span>",
     ]
+
+
+def test_a_handler_after_a_slash_alone_is_found() -> None:
+    assert _messages("<p>x</p><img/onerror=alert(1)>") == ["an event handler (onerror=) on <img>"]
 
 
 def test_without_elements_only_attributes_are_checked() -> None:

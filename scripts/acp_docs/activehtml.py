@@ -35,7 +35,7 @@ URL_ATTRIBUTES = frozenset(
 _UNSAFE_SCHEME = re.compile(r"(?i)(?:javascript|vbscript|data):")
 _IGNORED_IN_SCHEME = re.compile(r"[\x00-\x20\x7f]")
 _WORTH_PARSING = re.compile(
-    r"(?i)<(?:" + "|".join(sorted(ACTIVE_ELEMENTS)) + r")\b|\son[a-z]+\s*=|script:|data:"
+    r"(?i)<(?:" + "|".join(sorted(ACTIVE_ELEMENTS)) + r")\b|[\s/]on[a-z]+\s*=|script:|data:"
     r"|&(?:#|tab;|newline;|colon;)"
 )
 """A quick look that every page this module could flag passes; most pages do not."""
