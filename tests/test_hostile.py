@@ -900,6 +900,19 @@ def test_rfd_values_are_escaped_in_generated_pages(repo_copy: Path, tmp_path: Pa
     assert f"{RFD}:2:1: front matter `title`" in lint.stdout.decode()
 
 
+def test_a_check_error_cannot_forge_a_line_or_move_the_terminal(repo_copy: Path) -> None:
+    # MkDocs quotes a bad theme name as it is: the escape and the newline come back in its error.
+    replace_in(
+        repo_copy / "mkdocs.yml", "  name: material\n", '  name: "x\\e[2J\\n::error::forged"\n'
+    )
+    result = acp(repo_copy, "check", "--only", "build")
+    assert result.returncode == 2
+    assert b"Unrecognised theme name" in result.stderr
+    assert b"\x1b" not in result.stderr + result.stdout
+    lines = (result.stderr + result.stdout).splitlines()
+    assert not [line for line in lines if line.startswith(b"::")], lines
+
+
 def test_unsafe_link_schemes_are_findings(repo_copy: Path) -> None:
     replace_in(
         repo_copy / RFD,

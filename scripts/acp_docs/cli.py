@@ -109,7 +109,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     findings = []
     for shown, outcome in results:
         if outcome.valid:
-            _say(f"{shown}: valid {outcome.label()}")
+            _say(printable(f"{shown}: valid {outcome.label()}"))
         kind = outcome.verdict.say() if outcome.verdict else ""
         rule = "validate/lenient" if outcome.kept else "validate/invalid"
         for problem in outcome.problems:
@@ -185,7 +185,7 @@ def _summary(results: Sequence[CheckResult]) -> list[str]:
     width = max((len(r.name) for r in results), default=5)
     lines = []
     for r in results:
-        detail = r.error if r.error is not None else f"{len(r.findings)} finding(s)"
+        detail = printable(r.error) if r.error is not None else f"{len(r.findings)} finding(s)"
         lines.append(f"  {r.name:<{width}}  {r.status:<6}  {r.seconds:6.2f}s  {detail}")
     return lines
 
@@ -209,7 +209,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for line in _summary(results):
         _say(line)
     for error in errors:
-        _say(f"acp-docs: error: {error}")
+        _say(f"acp-docs: error: {printable(error)}")
     if errors:
         return USAGE
     failed = [r.name for r in results if r.status == "failed"]
@@ -258,7 +258,8 @@ def cmd_export_upstream(args: argparse.Namespace) -> int:
     for note in result.notes:
         _say(f"note: {note}")
     title, body = export.pull_request(rfd, str(repo.config.get("site_url") or ""))
-    _say(f"\nsuggested pull request title:\n  {title}\nsuggested body:\n{body}")
+    body = "\n".join(printable(line) for line in body.split("\n"))
+    _say(f"\nsuggested pull request title:\n  {printable(title)}\nsuggested body:\n{body}")
     return OK
 
 
