@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from acp_docs.activehtml import locate, problems
+from acp_docs.activehtml import locate, problems, scheme_of
 
 
 def _messages(html: str, elements: bool = True) -> list[str]:
@@ -54,3 +54,19 @@ def test_each_problem_is_put_at_its_own_place_in_the_source() -> None:
         (7, 14, "an event handler (onerror=) on <img>"),
     ]
     assert locate("# nothing\n", found)[0][:2] == (1, 1)
+
+
+def test_a_scheme_is_read_as_a_browser_reads_it() -> None:
+    assert scheme_of("  java&#x09;script&colon;alert(1)") == "javascript"
+    assert scheme_of("\x01JaVa\nScRiPt:alert(1)") == "javascript"
+    assert scheme_of("java script:alert(1)") == ""  # a space is no tab: a relative link
+    assert scheme_of("&#x64;ata:text/html,x") == "data"
+    assert scheme_of("&#x64;ata:text/html,x", decode=False) == ""
+    assert scheme_of("guide/page.md#a:b") == ""
+
+
+def test_a_script_link_is_put_at_its_value_in_the_source() -> None:
+    text = "# T\n\nText <a title='x' HREF = 'java&#x09;script:go()'>a</a>.\n"
+    found = problems(text)
+    assert [p.message for p in found] == ["a javascript: URL in href= of <a>"]
+    assert locate(text, found) == [(3, 27, "a javascript: URL in href= of <a>")]

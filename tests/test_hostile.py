@@ -918,13 +918,21 @@ def test_unsafe_link_schemes_are_findings(repo_copy: Path) -> None:
         repo_copy / RFD,
         "Why would we change things?\n",
         "Why would we change things?\n\n"
-        "See [this](javascript:alert(1)) and [that](data:text/html,x).\n",
+        "See [this](javascript:alert(1)) and [that](data:text/html,x).\n\n"
+        "And [the other](java&#x09;script:alert(2)), which a browser runs all the same.\n",
     )
-    result = acp(repo_copy, "check", "--only", "links")
+    result = acp(repo_copy, "check", "--only", "links", "build")
     out = result.stdout.decode()
     assert result.returncode == 1
-    assert f"{RFD}:" in out and "the javascript: scheme is not allowed" in out
+    lines = out.splitlines()
+    scheme = [ln for ln in lines if "the javascript: scheme is not allowed" in ln]
+    assert [ln.split(": link ")[0] for ln in scheme] == [
+        f"{RFD}:{PLANTED}:12",
+        f"{RFD}:{PLANTED + 2}:17",
+    ], lines
     assert "the data: scheme is not allowed" in out
+    # Each is reported once: by the links check, not again as active HTML.
+    assert not [ln for ln in lines if "would run in the reader's browser" in ln], lines
 
 
 def test_concurrent_generates_do_not_race(repo_copy: Path) -> None:

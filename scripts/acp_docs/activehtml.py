@@ -17,6 +17,7 @@ attributes are checked here.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -32,13 +33,37 @@ found like any other element's."""
 URL_ATTRIBUTES = frozenset(
     {"href", "src", "action", "formaction", "data", "poster", "background", "xlink:href"}
 )
-_UNSAFE_SCHEME = re.compile(r"(?i)(?:javascript|vbscript|data):")
-_IGNORED_IN_SCHEME = re.compile(r"[\x00-\x20\x7f]")
+UNSAFE_SCHEMES = frozenset({"javascript", "vbscript", "data"})
+"""Schemes whose URL runs code or is a document of its own, wherever it is followed."""
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_URL_ENDS = "".join(map(chr, range(0x21)))
+_URL_DROPPED = {9: None, 10: None, 13: None}
 _WORTH_PARSING = re.compile(
     r"(?i)<(?:" + "|".join(sorted(ACTIVE_ELEMENTS)) + r")\b|[\s/]on[a-z]+\s*=|script:|data:"
     r"|&(?:#|tab;|newline;|colon;)"
 )
 """A quick look that every page this module could flag passes; most pages do not."""
+
+
+def scheme_of(url: str, decode: bool = True) -> str:
+    """The scheme, lower-case, that a browser reads in the attribute value `url` ('' if none).
+
+    Entities are decoded first (unless `decode` is False: already done); then,
+    as the URL parser does, C0 controls and spaces are trimmed from both ends
+    and tabs and newlines dropped anywhere, so `java&#x09;script:` is `javascript`.
+    """
+    if decode:
+        url = html.unescape(url)
+    match = _SCHEME.match(url.strip(_URL_ENDS).translate(_URL_DROPPED))
+    return match.group(1).lower() if match else ""
+
+
+def _raw_value(tag_text: str, name: str) -> str | None:
+    """The value of attribute `name` as the start tag `tag_text` spells it (entities kept)."""
+    found = re.search(
+        r"[\s/]" + re.escape(name) + r"\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)", tag_text, re.I
+    )
+    return found.group(1).strip("\"'") if found else None
 
 
 @dataclass(frozen=True)
@@ -62,12 +87,10 @@ class _Scanner(HTMLParser):
             if name.startswith("on"):
                 self.problems.append(Problem(name, f"an event handler ({name}=) on <{tag}>"))
             elif name in URL_ATTRIBUTES and value is not None:
-                cleaned = _IGNORED_IN_SCHEME.sub("", value)
-                scheme = _UNSAFE_SCHEME.match(cleaned)
-                if scheme:
-                    self.problems.append(
-                        Problem(name, f"a {scheme.group(0).lower()} URL in {name}= of <{tag}>")
-                    )
+                scheme = scheme_of(value, decode=False)
+                if scheme in UNSAFE_SCHEMES:
+                    raw = _raw_value(self.get_starttag_text() or "", name) or value
+                    self.problems.append(Problem(raw, f"a {scheme}: URL in {name}= of <{tag}>"))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)

@@ -39,7 +39,7 @@ from typing import Any
 
 import yaml
 
-from acp_docs import filetree
+from acp_docs import activehtml, filetree
 from acp_docs.errors import LocatedError, UsageError
 
 CONFIG_NAME = "mkdocs.yml"
@@ -59,7 +59,7 @@ PLUGINS = frozenset(
 )
 ENV_PREFIX = "ACP_DOCS_"
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
-_UNSAFE_SCHEME = re.compile(r"(?i)(javascript|vbscript|data|file):")
+UNSAFE_SCHEMES = activehtml.UNSAFE_SCHEMES | {"file"}
 REFUSED_KEYS = {
     "/hooks": "hooks run Python files during the build; put the code in the engine (scripts/)",
     "/INHERIT": "INHERIT reads another file as configuration; keep it all in mkdocs.yml",
@@ -108,7 +108,7 @@ def _refuse_markup(node: yaml.ScalarNode) -> None:
     value = str(node.value)
     if _TAG_START.search(value):
         problem = "holds markup, which the theme prints as HTML on every page; write it as text"
-    elif _UNSAFE_SCHEME.match(re.sub(r"[\x00-\x20\x7f]", "", value)):
+    elif activehtml.scheme_of(value) in UNSAFE_SCHEMES:
         problem = "is a link that runs code or embeds data in the reader's browser"
     else:
         return
