@@ -70,3 +70,8 @@ def test_a_script_link_is_put_at_its_value_in_the_source() -> None:
     found = problems(text)
     assert [p.message for p in found] == ["a javascript: URL in href= of <a>"]
     assert locate(text, found) == [(3, 27, "a javascript: URL in href= of <a>")]
+
+
+def test_a_scheme_broken_over_lines_is_still_looked_at() -> None:
+    html = '<p>Plain text.</p><a href="javascr\nipt:go()">x</a>'
+    assert _messages(html) == ["a javascript: URL in href= of <a>"]
