@@ -41,6 +41,7 @@ import yaml
 
 from acp_docs import activehtml, filetree
 from acp_docs.errors import LocatedError, UsageError
+from acp_docs.reporters.text import printable
 
 CONFIG_NAME = "mkdocs.yml"
 PYTHON_TAG = "tag:yaml.org,2002:python/"
@@ -116,12 +117,11 @@ def _refuse_markup(node: yaml.ScalarNode) -> None:
     raise LocatedError(CONFIG_NAME, mark.line + 1, mark.column + 1, f"this value {problem}")
 
 
-def refuse_tags(node: yaml.Node) -> None:
-    """Refuse `!!python/...` tags (but `!!python/name:` of a trusted package), foreign `!ENV`s.
-
-    Also refuses markup and `javascript:` links in any key or value: MkDocs and
-    Material print `site_name`, `copyright`, navigation titles and links unescaped.
-    """
+def refuse_unsafe_nodes(node: yaml.Node) -> None:
+    """Refuse, node by node: `!!python/...` tags (but `!!python/name:` of a trusted
+    package), `!ENV` of foreign variables, and markup or `javascript:` links in any
+    key or value (MkDocs and Material print `site_name`, `copyright`, navigation
+    titles and links unescaped)."""
     for current in _nodes(node):
         tag = current.tag or ""
         if isinstance(current, yaml.ScalarNode):
@@ -138,7 +138,7 @@ def refuse_tags(node: yaml.Node) -> None:
             CONFIG_NAME,
             mark.line + 1,
             mark.column + 1,
-            f"the YAML tag {shown[:80]} makes MkDocs run Python code; only"
+            f"the YAML tag {printable(shown[:80])} makes MkDocs run Python code; only"
             f" !!python/name: of {', '.join(TRUSTED_PACKAGES)} is allowed",
         )
 
@@ -234,7 +234,7 @@ def main() -> int:
     try:
         Repo.load()
     except UsageError as exc:
-        print(f"acp-docs: error: {exc}", file=sys.stderr)
+        print(f"acp-docs: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     return 0
 

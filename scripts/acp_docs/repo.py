@@ -113,7 +113,7 @@ class Repo:
         try:
             node = loader.get_single_node()
             if node is not None:
-                mkdocsconfig.refuse_tags(node)
+                mkdocsconfig.refuse_unsafe_nodes(node)
             config = loader.construct_document(node) if node is not None else None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
