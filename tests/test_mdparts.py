@@ -246,7 +246,7 @@ def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
     page = root / "docs" / "long.md"
     page.write_text(_long_rfd(), encoding="utf-8")
     repo = Repo.load(root)
-    parts = prettier._long_markdown(repo)["docs/long.md"]
+    parts = prettier._long_markdown(prettier.checkout_files(repo))["docs/long.md"]
     assert len(parts) > 3
     assert prettier.check(repo) == []
     (cache,) = (tmp_path / "cache" / "prettier").glob("*-parts.json")
@@ -270,7 +270,7 @@ def test_make_format_writes_a_long_page_as_prettier_formats_it_whole(node_repo: 
     )
     page.write_text(planted, encoding="utf-8")
     repo = Repo.load(root)
-    assert len(prettier._long_markdown(repo)["docs/long.md"]) > 3
+    assert len(prettier._long_markdown(prettier.checkout_files(repo))["docs/long.md"]) > 3
     cli = str(ROOT / "node_modules" / "prettier" / "bin" / "prettier.cjs")
     whole = subprocess.run(
         ["node", cli, "--stdin-filepath", "docs/long.md"],
@@ -316,7 +316,10 @@ def test_only_plain_regular_utf8_files_are_cut_and_a_fifo_is_never_opened(tmp_pa
     previous = signal.signal(signal.SIGALRM, hung)
     signal.alarm(10)
     try:
-        assert list(prettier._long_markdown(Repo.load(root))) == ["docs/long.md", "notes/long.md"]
+        assert list(prettier._long_markdown(prettier.checkout_files(Repo.load(root)))) == [
+            "docs/long.md",
+            "notes/long.md",
+        ]
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)

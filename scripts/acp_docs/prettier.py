@@ -58,17 +58,28 @@ def _command(repo: Repo) -> list[str]:
     return [node, str(script), *NO_CONFIG]
 
 
-def config_findings(repo: Repo) -> list[Finding]:
-    """A finding for each Prettier configuration file in the checkout, which is not read."""
-    findings = []
+def checkout_files(repo: Repo) -> list[tuple[str, Path]]:
+    """Every file name of the checkout, (relative path, path), in a stable order.
+
+    One walk serves the format check: `.git`, `node_modules`, `.venv`, `site`
+    and the tool caches are not entered, nor are links to folders.
+    """
+    out = []
     for current, dirs, names in os.walk(repo.root):
         dirs[:] = sorted(d for d in dirs if d not in _NOT_WALKED)
         for name in sorted(names):
             path = Path(current, name)
-            if name in CONFIG_FILES or (name == "package.json" and _has_prettier_key(path)):
-                rel = path.relative_to(repo.root).as_posix()
-                findings.append(Finding(rel, 1, 1, CHECK, CONFIG_IGNORED, "format/config-file"))
-    return findings
+            out.append((path.relative_to(repo.root).as_posix(), path))
+    return out
+
+
+def config_findings(files: list[tuple[str, Path]]) -> list[Finding]:
+    """A finding for each Prettier configuration file in the checkout, which is not read."""
+    return [
+        Finding(rel, 1, 1, CHECK, CONFIG_IGNORED, "format/config-file")
+        for rel, path in files
+        if path.name in CONFIG_FILES or (path.name == "package.json" and _has_prettier_key(path))
+    ]
 
 
 def _has_prettier_key(path: Path) -> bool:
@@ -104,36 +115,30 @@ def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
     return _first_changed_line(original, result.stdout)
 
 
-def _long_markdown(repo: Repo) -> dict[str, list[mdparts.Part]]:
+def _long_markdown(files: list[tuple[str, Path]]) -> dict[str, list[mdparts.Part]]:
     """The long Markdown files of the checkout that can be cut, by path: their parts.
 
-    Hidden folders and `node_modules` are not searched. Links, FIFOs, files
-    that are not UTF-8 and names that are not plain stay with the whole-file
-    check, which reports on them as it always did.
+    Files in hidden folders are left out. Links, FIFOs, files that are not
+    UTF-8 and names that are not plain stay with the whole-file check, which
+    reports on them as it always did.
     """
     found: dict[str, list[mdparts.Part]] = {}
-    for current, dirs, names in os.walk(repo.root):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".") and d != "node_modules" and not Path(current, d).is_symlink()
-        )
-        for name in sorted(names):
-            path = Path(current, name)
-            rel = path.relative_to(repo.root).as_posix()
-            if not name.endswith(".md") or not _PLAIN_NAME.fullmatch(rel):
-                continue
-            if path.is_symlink() or not path.is_file():
-                continue
-            try:
-                text = path.read_bytes().decode("utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if text.count("\n") <= LONG_LINES:
-                continue
-            parts = mdparts.parts(text)
-            if len(parts) > 1:
-                found[rel] = parts
+    for rel, path in files:
+        if not rel.endswith(".md") or not _PLAIN_NAME.fullmatch(rel):
+            continue
+        if any(folder.startswith(".") for folder in rel.split("/")[:-1]):
+            continue
+        if path.is_symlink() or not path.is_file():
+            continue
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text.count("\n") <= LONG_LINES:
+            continue
+        parts = mdparts.parts(text)
+        if len(parts) > 1:
+            found[rel] = parts
     return found
 
 
@@ -224,7 +229,8 @@ def _cache_options(repo: Repo) -> list[str]:
 def check(repo: Repo) -> list[Finding]:
     """`prettier --check .`; each file Prettier would change, at its first changed line."""
     command = _command(repo)
-    long = _long_markdown(repo)
+    files = checkout_files(repo)
+    long = _long_markdown(files)
     left_out = [f"!{rel}" for rel in long]
     result = runner.run(
         "prettier",
@@ -256,7 +262,7 @@ def check(repo: Repo) -> list[Finding]:
         raise runner.ToolFailure("prettier", f"could not check the files: {tail}", FIX)
     if long:
         findings += _check_in_parts(repo, command[0], long)
-    return config_findings(repo) + findings
+    return config_findings(files) + findings
 
 
 def write(repo: Repo) -> list[str]:
@@ -266,7 +272,7 @@ def write(repo: Repo) -> list[str]:
     are formatted part by part (as `check` checks them) and written back whole.
     """
     command = _command(repo)
-    long = _long_markdown(repo)
+    long = _long_markdown(checkout_files(repo))
     done = runner.run(
         "prettier",
         [*command, "--write", ".", *(f"!{rel}" for rel in long)],
