@@ -384,6 +384,16 @@ CASES = [
         "an event handler (ontoggle=) on <details>",
     ),
     Case(
+        "a package.json that is a link out of the checkout",
+        lambda repo, outside: (
+            (outside / "package.json").write_text('{"prettier": {}}\n'),
+            os.symlink(outside / "package.json", repo / "docs" / "package.json"),
+        ),
+        ("check", "--only", "format"),
+        0,
+        "",
+    ),
+    Case(
         "a 5,000-digit number",
         _json_block('{"n": ' + "9" * 5000 + "}"),
         EXAMPLES,

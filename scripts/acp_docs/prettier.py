@@ -83,6 +83,8 @@ def config_findings(files: list[tuple[str, Path]]) -> list[Finding]:
 
 
 def _has_prettier_key(path: Path) -> bool:
+    if path.is_symlink() or not path.is_file():
+        return False  # a link may lead out of the checkout, and a FIFO never ends: never read
     try:
         data = jsonparse.loads(read_text(path, path.name))
     except (UsageError, jsonparse.JsonProblem):
