@@ -17,8 +17,10 @@ attributes are checked here.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
@@ -109,18 +111,18 @@ def locate(text: str, found: list[Problem]) -> list[tuple[int, int, str]]:
     The n-th problem with a needle is put at the n-th place that needle appears
     in the source, in any case; one the source does not show is put at line 1.
     """
-    seen: dict[str, int] = {}
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    places: dict[str, Iterator[re.Match[str]]] = {}
     out = []
     for problem in found:
-        index = seen.get(problem.needle, 0)
-        seen[problem.needle] = index + 1
-        places = re.finditer(re.escape(problem.needle), text, re.IGNORECASE)
-        place = next((m.start() for n, m in enumerate(places) if n == index), None)
-        if place is None:
+        if problem.needle not in places:
+            places[problem.needle] = re.finditer(re.escape(problem.needle), text, re.IGNORECASE)
+        match = next(places[problem.needle], None)
+        if match is None:
             out.append((1, 1, problem.message))
             continue
-        line = text.count("\n", 0, place) + 1
-        out.append((line, place - text.rfind("\n", 0, place), problem.message))
+        line = bisect.bisect_right(line_starts, match.start())
+        out.append((line, match.start() - line_starts[line - 1] + 1, problem.message))
     return out
 
 
