@@ -78,8 +78,10 @@ def test_sarif_has_a_rule_per_kind_and_locations() -> None:
 def test_every_reporting_command_takes_format_and_keeps_summaries_off_stdout(
     repo_copy: Path,
 ) -> None:
-    replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "## Shiny future\n", "## Later\n")
-    fixture = ROOT / "schema" / "examples" / "v1" / "lenient" / "SessionUpdate.empty-text.json"
+    replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "## Elevator pitch\n", "## Later\n")
+    fixture = (
+        ROOT / "schema" / "examples" / "v1" / "lenient" / "SessionUpdate.meta-not-an-object.json"
+    )
     commands = [
         ["rfds"],
         ["examples", "rfds"],
@@ -94,6 +96,9 @@ def test_every_reporting_command_takes_format_and_keeps_summaries_off_stdout(
         assert result.stderr.strip(), command
     validate = acp([*commands[3], "--format", "github"], cwd=repo_copy)
     assert validate.returncode == 1
-    assert "::error file=" in validate.stdout and "SessionUpdate.empty-text.json" in validate.stdout
+    assert (
+        "::error file=" in validate.stdout
+        and "SessionUpdate.meta-not-an-object.json" in validate.stdout
+    )
     assert "0 valid, 1 invalid" in validate.stderr
     assert "valid," not in validate.stdout

@@ -1,7 +1,8 @@
 """The real SDKs agree with what the RFD says about peers and what a receiver drops.
 
 Every fixture goes through the pinned TypeScript SDK's zod schemas (Node, from
-node_modules) and, for v1, through the Python SDK `agent-client-protocol`.
+node_modules) and, for v1, through the Python SDK `agent-client-protocol`
+(0.12.1, generated from schema v1.19.0: it lags the pinned v1 schema).
 Neither knows `prompt_suggestions` yet, which is exactly the case the RFD
 describes for existing peers. The lenient/invalid split is held against how
 the TypeScript and Python SDKs treat comparable existing fields.
@@ -95,74 +96,101 @@ def test_a_v2_peer_keeps_the_update_as_an_unknown_one_with_its_raw_payload() -> 
         assert ts["data"] == payload, f"{path.name}: the raw payload was not kept"
 
 
-# Each fixture of ours, what our classifier says a receiver does with it, a
-# payload of an existing field with the same annotations, which the real SDKs
-# must treat the same way, and what must be gone from what they keep.
+# Each fixture of ours, what our classifier says a receiver does with it, and
+# one existing field with the same annotations, which both real SDKs must treat
+# that way. Both SDKs get the same field: the Python SDK 0.12.1 is generated
+# from schema v1.19.0 and lacks newer fields (`notices`, `compaction`), so a
+# comparison on such a field would pass whatever the SDK did.
 PLAN_ENTRY = {"content": "Run it", "priority": "high", "status": "pending"}
+TEXT = {"type": "text", "text": "Run it"}
+
+
+def python_update(payload: Any) -> dict[str, Any] | None:
+    """The Python SDK's reading of a v1 `SessionUpdate` (inside a notification), or None."""
+    parsed = python_sdk(py_schema.SessionNotification, {"sessionId": "s", "update": payload})
+    return parsed["update"] if parsed is not None else None
+
+
+def python_reads(model: type[pydantic.BaseModel]) -> Any:
+    """A reader of one Python SDK model, shaped like `python_update`."""
+    return lambda payload: python_sdk(model, payload)
+
+
+def _plan(**fields: Any) -> dict[str, Any]:
+    return {"sessionUpdate": "plan", "entries": [PLAN_ENTRY], **fields}
+
+
+def _prompt(prompt: Any) -> dict[str, Any]:
+    return {"sessionId": "s", "prompt": prompt}
+
+
 COMPARABLE = [
     # A field marked x-deserialize-default-on-error: dropped, the message kept.
     (
         "lenient/InitializeRequest.capability-true.json",
-        "v1",
         "zClientSessionCapabilities",
-        {"notices": True},
-        py_schema.ClientSessionCapabilities,
-        {"notices": True},
+        python_reads(py_schema.ClientSessionCapabilities),
+        {"configOptions": True},
         "kept",
-        "notices",
+        "configOptions",
     ),
     (
         "lenient/SessionUpdate.meta-not-an-object.json",
-        "v1",
         "zSessionUpdate",
-        {"sessionUpdate": "notice", "severity": "info", "title": "t", "_meta": 5},
-        py_schema.SessionNotification,
-        {"sessionId": "s", "update": {"sessionUpdate": "plan", "entries": [], "_meta": 5}},
+        python_update,
+        _plan(_meta=5),
         "kept",
         "_meta",
     ),
     (
         "lenient/SessionUpdate.suggestion-meta-not-an-object.json",
-        "v1",
         "zSessionUpdate",
-        {"sessionUpdate": "plan", "entries": [{**PLAN_ENTRY, "_meta": 5}]},
-        py_schema.SessionNotification,
-        {
-            "sessionId": "s",
-            "update": {"sessionUpdate": "plan", "entries": [{**PLAN_ENTRY, "_meta": 5}]},
-        },
+        python_update,
+        _plan(entries=[{**PLAN_ENTRY, "_meta": 5}]),
         "kept",
         "_meta",
     ),
-    # A list marked x-deserialize-skip-invalid-items: the bad entry dropped.
+    # A list with neither lenient mark (like `suggestions`): one bad entry, or
+    # every entry bad, or no list at all, and the message is rejected; never an
+    # empty list, which for suggestions would withdraw the offer.
     (
-        "lenient/SessionUpdate.entry-without-text.json",
-        "v1",
-        "zSessionUpdate",
-        {"sessionUpdate": "plan", "entries": [PLAN_ENTRY, {"content": "no status"}]},
-        py_schema.SessionNotification,
-        {"sessionId": "s", "update": {"sessionUpdate": "plan", "entries": [PLAN_ENTRY, {}]}},
-        "kept",
-        "{}",
+        "invalid/SessionUpdate.entry-without-text.json",
+        "zPromptRequest",
+        python_reads(py_schema.PromptRequest),
+        _prompt([{"type": "text"}]),
+        "rejected",
+        "",
     ),
-    # A required value with no such mark: the message is rejected.
     (
-        "invalid/SessionUpdate.missing-suggestions.json",
-        "v1",
-        "zSessionUpdate",
-        {"sessionUpdate": "notice", "severity": "info"},
-        py_schema.SessionNotification,
-        {"sessionId": "s", "update": {"sessionUpdate": "plan"}},
+        "invalid/SessionUpdate.empty-text.json",
+        "zPromptRequest",
+        python_reads(py_schema.PromptRequest),
+        _prompt([{"type": "text", "text": 5}]),
+        "rejected",
+        "",
+    ),
+    (
+        "invalid/SessionUpdate.one-entry-invalid.json",
+        "zPromptRequest",
+        python_reads(py_schema.PromptRequest),
+        _prompt([TEXT, {"type": "text"}]),
         "rejected",
         "",
     ),
     (
         "invalid/SessionUpdate.suggestions-not-an-array.json",
-        "v1",
-        "zSessionUpdate",
-        {"sessionUpdate": "notice", "severity": "info", "title": ["not", "text"]},
-        py_schema.SessionNotification,
-        {"sessionId": "s", "update": {"sessionUpdate": "plan", "entries": "x"}},
+        "zPromptRequest",
+        python_reads(py_schema.PromptRequest),
+        _prompt("Run it"),
+        "rejected",
+        "",
+    ),
+    # A required value with no mark: the message is rejected.
+    (
+        "invalid/SessionUpdate.missing-suggestions.json",
+        "zPromptRequest",
+        python_reads(py_schema.PromptRequest),
+        {"sessionId": "s"},
         "rejected",
         "",
     ),
@@ -171,20 +199,52 @@ COMPARABLE = [
 
 @pytest.mark.parametrize("case", COMPARABLE, ids=[c[0] for c in COMPARABLE])
 def test_the_lenient_invalid_split_agrees_with_comparable_existing_fields(schemas, case) -> None:
-    fixture, version, zod_schema, ts_payload, py_model, py_payload, expected, gone = case
-    path = FIXTURES / version / fixture
+    fixture, zod_schema, python_reader, payload_of_field, expected, gone = case
+    path = FIXTURES / "v1" / fixture
     payload = json.loads(path.read_text())
-    definition = fixture_definition(path)
-    outcome = schemas.check(version, definition, payload)
+    outcome = schemas.check("v1", fixture_definition(path), payload)
     assert not outcome.valid
     assert outcome.kept is (expected == "kept"), outcome.verdict
-    (ts,) = zod([(version, zod_schema, ts_payload)])
+    (ts,) = zod([("v1", zod_schema, payload_of_field)])
     assert ts["success"] is (expected == "kept"), ts
-    python = python_sdk(py_model, py_payload)
+    python = python_reader(payload_of_field)
     assert (python is not None) is (expected == "kept"), python
     if expected == "kept":
         # The bad value is gone from what the SDKs hand to the application.
         ts_data = json.dumps(ts["data"], separators=(",", ":"))
         py_data = json.dumps(python, separators=(",", ":"))
         assert gone not in ts_data and gone not in py_data, (ts_data, py_data)
-        assert "no status" not in ts_data
+
+
+def _plan_entries(sdk: str, entries: Any) -> Any:
+    """What an SDK hands over as a v1 plan's `entries`, or "rejected"."""
+    if sdk == "typescript":
+        (ts,) = zod([("v1", "zSessionUpdate", _plan(entries=entries))])
+        return ts["data"]["entries"] if ts["success"] else "rejected"
+    python = python_update(_plan(entries=entries))
+    return python["entries"] if python is not None else "rejected"
+
+
+def test_why_suggestions_carries_no_lenient_mark_the_sdks_facts_the_faq_cites() -> None:
+    """The RFD's FAQ "Why does a malformed list not become an empty one?", held to the SDKs.
+
+    If an SDK changes its reading, this fails and the FAQ must be updated.
+    """
+    # x-deserialize-default-on-error on a list: the SDKs disagree today.
+    assert _plan_entries("typescript", "x") == []
+    assert _plan_entries("python", "x") == "rejected"
+    # x-deserialize-skip-invalid-items: a list whose every entry is bad becomes
+    # empty in both SDKs, which for suggestions would read as a withdrawal.
+    assert _plan_entries("typescript", [{"content": "no status"}]) == []
+    assert _plan_entries("python", [{"content": "no status"}]) == []
+    bad_commands = {
+        "sessionUpdate": "available_commands_update",
+        "availableCommands": [{"name": 5}],
+    }
+    not_a_list = {"sessionUpdate": "available_commands_update", "availableCommands": "x"}
+    every_bad, no_list = zod(
+        [("v2", "zSessionUpdate", bad_commands), ("v2", "zSessionUpdate", not_a_list)]
+    )
+    assert every_bad["success"] and every_bad["data"]["availableCommands"] == []
+    # v2's precedent for a list without the default: not a list, rejected.
+    assert no_list["success"] is False

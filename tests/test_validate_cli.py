@@ -37,7 +37,7 @@ def test_a_json_rpc_message_is_dispatched_without_def() -> None:
 
 
 def test_invalid_files_exit_1_naming_each() -> None:
-    first = FIXTURES / "v1" / "lenient" / "SessionUpdate.empty-text.json"
+    first = FIXTURES / "v1" / "lenient" / "SessionUpdate.meta-not-an-object.json"
     second = FIXTURES / "v1" / "invalid" / "SessionUpdate.missing-suggestions.json"
     good = FIXTURES / "v1" / "valid" / "SessionUpdate.empty-list.json"
     result = _validate(
@@ -45,9 +45,9 @@ def test_invalid_files_exit_1_naming_each() -> None:
     )
     assert result.returncode == 1
     assert (
-        "schema/examples/v1/lenient/SessionUpdate.empty-text.json:1:1: [v1 SessionUpdate]"
-        " /suggestions/0/text: '' should be non-empty"
-        " (a receiver drops /suggestions/0 and keeps the message)" in result.stdout
+        "schema/examples/v1/lenient/SessionUpdate.meta-not-an-object.json:1:1: [v1 SessionUpdate]"
+        " /_meta: 'turn 3' is not of type 'object', 'null'"
+        " (a receiver drops /_meta and keeps the message)" in result.stdout
     )
     assert (
         "SessionUpdate.missing-suggestions.json:1:1: [v1 SessionUpdate]"
