@@ -51,13 +51,13 @@ def test_a_crashing_tool_reports_its_status_and_last_words(tmp_path: Path) -> No
 def test_without_node_the_format_check_errors_and_the_others_still_report(
     repo_copy: Path,
 ) -> None:
-    replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "## Shiny future\n", "## Later\n")
+    replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "## Elevator pitch\n", "## Later\n")
     env = {"PATH": f"{BIN}:/nonexistent"}
     result = run(["acp-docs", "check", "--only", "rfds", "format"], cwd=repo_copy, env=env)
     no_traceback(result)
     assert result.returncode == 2
     assert (
-        "rfds/prompt-suggestions.md:1:1: missing template section '## Shiny future'"
+        "rfds/prompt-suggestions.md:1:1: missing template section '## Elevator pitch'"
         in result.stdout
     )
     assert "format: prettier: `node` is not installed; run `make setup`" in result.stderr

@@ -222,7 +222,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from acp_docs import scaffold
 
     repo = Repo.load()
-    written = scaffold.new_rfd(repo, args.slug, args.title, args.author)
+    written = scaffold.new_rfd(repo, args.slug, args.title, args.author, args.minimal)
     for path in written:
         _say(f"wrote {repo.relative(path)}")
     _say(f"next: edit rfds/{args.slug}.md, then run `acp-docs check`")
@@ -375,6 +375,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="HANDLE",
         help="GitHub handle of an author (repeatable; default: git config github.user)",
+    )
+    new.add_argument(
+        "--minimal",
+        action="store_true",
+        help="only the sections a Draft needs: elevator pitch, status quo, revision history",
     )
     return parser
 

@@ -58,7 +58,24 @@ PROMPTS = {
 """The `>` prompt line upstream's template keeps under each section, word for word."""
 
 ALTERNATIVES = "What alternative approaches did you consider, and why did you settle on this one?"
-"""The FAQ question every upstream RFD answers."""
+"""The question upstream's template opens the FAQ with."""
+
+ALWAYS = ("Elevator pitch", "Status quo")
+"""The sections every RFD has from its first draft: upstream's RFDs may start minimal."""
+
+REQUIRED_FROM = {
+    "What we propose to do about it": "active",
+    "Shiny future": "active",
+    "Frequently asked questions": "active",
+    "Implementation details and plan": "preview",
+}
+"""The status from which each of the other sections is required (optional before it).
+
+Upstream's template marks "What we propose to do about it" and "Shiny future"
+optional when an RFD is first opened, and "Implementation details and plan"
+optional and not recommended then; its process lets a Draft start with the
+elevator pitch and the status quo. The revision history stays optional.
+"""
 
 STATUSES = {
     "draft": "Draft",
@@ -68,6 +85,20 @@ STATUSES = {
     "to-be-removed": "To be removed",
 }
 """Front-matter status -> the navigation group under "RFDs" that must hold the RFD."""
+
+
+_MATURITY = {"draft": 0, "to-be-removed": 0, "active": 1, "preview": 2, "completed": 3}
+"""How far an RFD got: "To be removed" holds RFDs that landed as Drafts, so it asks no more."""
+
+
+def required_sections(status: str | None) -> tuple[str, ...]:
+    """The template sections an RFD of `status` must have, in template order."""
+    rank = _MATURITY.get(status or "", 0)
+    return tuple(
+        name
+        for name in SECTIONS
+        if name in ALWAYS or (name in REQUIRED_FROM and rank >= _MATURITY[REQUIRED_FROM[name]])
+    )
 
 
 def status_page(status: str) -> str:
@@ -311,15 +342,22 @@ def _lint_sections(rfd: Rfd) -> list[Finding]:
     for head in h2:
         if head.text in SECTIONS and head.text not in positions:
             positions[head.text] = head
-    for name in SECTIONS:
+    status = rfd.status or "draft"
+    for name in required_sections(status):
         if name not in positions:
+            since = (
+                "every RFD has it"
+                if name in ALWAYS
+                else f"required from {STATUSES[REQUIRED_FROM[name]]} on"
+            )
             out.append(
                 Finding(
                     rfd.shown,
                     1,
                     1,
                     CHECK,
-                    f"missing template section '## {name}'",
+                    f"missing template section '## {name}' ({since}; this RFD is"
+                    f" {STATUSES.get(status, status)})",
                     "rfds/missing-section",
                 )
             )
@@ -374,18 +412,20 @@ def _lint_faq(rfd: Rfd, heads: list[Heading], faq: Heading, lines: list[str]) ->
     out: list[Finding] = []
     span = _section_lines(heads, faq, len(lines))
     questions = [h for h in heads if h.line in span and h.level == 3]
-    if questions and not any(q.text == ALTERNATIVES for q in questions):
+    past_draft = (rfd.status or "draft") != "draft"
+    if questions and past_draft and not any(q.text == ALTERNATIVES for q in questions):
         out.append(
             Finding(
                 rfd.shown,
                 faq.line,
                 1,
                 CHECK,
-                f"the FAQ must answer '### {ALTERNATIVES}', as every upstream RFD does",
+                f"past Draft, the FAQ answers '### {ALTERNATIVES}', the question the upstream"
+                " template opens it with",
                 "rfds/alternatives",
             )
         )
-    if not questions:
+    if not questions and past_draft:
         out.append(
             Finding(
                 rfd.shown,

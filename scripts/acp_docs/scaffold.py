@@ -15,9 +15,9 @@ from pathlib import Path
 
 from acp_docs import runner
 from acp_docs.errors import UsageError
-from acp_docs.markdown import front_matter_end
+from acp_docs.markdown import front_matter_end, headings
 from acp_docs.repo import CONFIG_NAME, Repo
-from acp_docs.rfds import NAV_SECTION, STATUSES, TEMPLATE_NAME
+from acp_docs.rfds import HISTORY, NAV_SECTION, SECTIONS, STATUSES, TEMPLATE_NAME, required_sections
 from acp_docs.textfile import read_text, write_atomic
 from acp_docs.yamlfile import load as load_yaml
 
@@ -73,12 +73,25 @@ def _authors(repo: Repo, given: list[str] | None) -> list[str]:
 def _front_matter(title: str, authors: list[str], discussion: str, today: str) -> str:
     lines = ["---", f"title: {json.dumps(title, ensure_ascii=False)}", "status: draft", "authors:"]
     lines += [f"  - {handle}" for handle in authors]
-    lines += ['champion: ""', f"created: {today}", f"discussion: {discussion}", "---"]
+    lines += ['champion: ""', f"created: {today}", f"discussion: {json.dumps(discussion)}", "---"]
     return "\n".join(lines) + "\n"
 
 
-def render(template: str, title: str, authors: list[str], today: str) -> str:
-    """The new RFD's text from the template's."""
+def without_optional_sections(body: str) -> str:
+    """`body` without the template sections a Draft may leave out (the revision history stays)."""
+    keep = {*required_sections("draft"), HISTORY}
+    lines = body.split("\n")
+    h2 = [h for h in headings(body) if h.level == 2]
+    dropped: set[int] = set()
+    for index, head in enumerate(h2):
+        if head.text in SECTIONS and head.text not in keep:
+            end = h2[index + 1].line - 1 if index + 1 < len(h2) else len(lines)
+            dropped.update(range(head.line - 1, end))
+    return "\n".join(line for number, line in enumerate(lines) if number not in dropped)
+
+
+def render(template: str, title: str, authors: list[str], today: str, minimal: bool = False) -> str:
+    """The new RFD's text from the template's; `minimal` leaves out the optional sections."""
     lines = template.split("\n")
     end = front_matter_end(lines)
     if end == 0:
@@ -90,6 +103,8 @@ def render(template: str, title: str, authors: list[str], today: str) -> str:
     body = "\n".join(lines[end:])
     body = re.sub(r"^# .*$", lambda _m: f"# {title}", body, count=1, flags=re.M)
     body = _DATED.sub(lambda m: f"{m.group(1)}{today}", body, count=1)
+    if minimal:
+        body = without_optional_sections(body)
     return _front_matter(title, authors, discussion, today) + body
 
 
@@ -127,13 +142,18 @@ def _nav_insertion(config_text: str, title: str, slug: str) -> str:
     return "\n".join([*lines[: last + 1], entry, *lines[last + 1 :]])
 
 
-def new_rfd(repo: Repo, slug: str, title: str, authors: list[str] | None) -> list[Path]:
-    """Write `rfds/<slug>.md` and its nav entry; return the files written."""
+def new_rfd(
+    repo: Repo, slug: str, title: str, authors: list[str] | None, minimal: bool = False
+) -> list[Path]:
+    """Write `rfds/<slug>.md` and its nav entry; return the files written.
+
+    `minimal`: only the sections a Draft needs (see `rfds.required_sections`).
+    """
     _check_slug(repo, slug)
     title = _check_title(title)
     handles = _authors(repo, authors)
     template = read_text(repo.rfds_dir / TEMPLATE_NAME, f"rfds/{TEMPLATE_NAME}")
-    text = render(template, title, handles, dt.date.today().isoformat())
+    text = render(template, title, handles, dt.date.today().isoformat(), minimal)
     config_text = _nav_insertion(repo.config_text, title, slug)
     target = f"rfds/{slug}.md"
     check = Repo.parse(repo.root, config_text)
