@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from acp_docs.markdown import code_blocks, rendered_blocks
-from acp_docs.repo import Repo
 
 from conftest import ROOT, acp, no_traceback, replace_in, require_tool
 
@@ -44,8 +43,13 @@ def upstream(tmp_path: Path) -> Path:
     return folder
 
 
+SITE = "https://example.org/acp-rfds"
+"""Where the tests say the proposal's site is published (ACP_DOCS_SITE_URL)."""
+
+
 def _export(upstream: Path, *extra: str, cwd: Path = ROOT):
-    result = acp(["export", "upstream", str(upstream), *extra], cwd=cwd)
+    env = {"ACP_DOCS_SITE_URL": SITE + "/"}
+    result = acp(["export", "upstream", str(upstream), *extra], cwd=cwd, env=env)
     no_traceback(result)
     return result
 
@@ -121,7 +125,7 @@ def test_the_export_compiles_is_prettier_clean_and_keeps_every_validated_block(
 def test_links_into_this_site_become_absolute_and_the_demo_a_link(upstream: Path) -> None:
     assert _export(upstream).returncode == 0
     text = (upstream / MDX).read_text()
-    site = str(Repo.load(ROOT).config["site_url"]).rstrip("/")
+    site = SITE
     assert f"]({site}/schema/)" in text
     assert f"]({site}/protocol/prompt-suggestions/)" in text
     assert f"({site}/rfds/prompt-suggestions/#shiny-future)" in text

@@ -17,7 +17,7 @@ def _information_uri() -> str:
         urls = metadata.metadata("acp-docs").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
         return ""
-    return next((u.split(",", 1)[1].strip() for u in urls if u.startswith("Repository")), "")
+    return next((u.split(",", 1)[1].strip() for u in urls if "," in u), "")
 
 
 def _uri(path: str) -> str:
