@@ -464,7 +464,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                     loaded.repo.root, loaded.sources, loaded.downloads(), src
                 )
             if name == "wire-rules":
-                return site.wire_rules_table()
+                return site.wire_rules_table(src)
             if name == "fixtures":
                 return site.fixture_list(loaded.repo.root, protocols.NAMES, src)
             if name == "demo" and len(args) == 1:

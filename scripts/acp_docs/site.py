@@ -192,12 +192,17 @@ def demo(root: Path, slug: str) -> str:
     )
 
 
-def wire_rules_table() -> str:
-    """A table of every RFD's wire rules, as `acp-docs trace` checks them."""
+def wire_rules_table(src: str) -> str:
+    """A table of every RFD's wire rules, as `acp-docs trace` checks them, for the page `src`.
+
+    A rule's link names the RFD's file in the checkout (`rfds/<slug>.md#anchor`),
+    which is also the RFD's path in the site: it is made relative to `src`.
+    """
     from acp_docs import trace
 
     rows = ["| Rule | Versions | What the RFD says |", "| --- | --- | --- |"]
     for rule in trace.rules():
         versions = ", ".join(rule.versions)
-        rows.append(f"| `{rule.id}` | {versions} | [{literal(rule.statement)}]({rule.link}) |")
+        link = rule.link if "://" in rule.link else prefix_of(src) + rule.link
+        rows.append(f"| `{rule.id}` | {versions} | [{literal(rule.statement)}]({link}) |")
     return "\n".join(rows) + "\n"

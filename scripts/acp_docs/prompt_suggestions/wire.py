@@ -11,7 +11,8 @@ from typing import Any
 
 from acp_docs.trace import TO_AGENT, TO_CLIENT, Message, Rule
 
-RFD = "https://agentclientprotocol.github.io/prompt-suggestions-rfd/rfds/prompt-suggestions/"
+RFD = "rfds/prompt-suggestions.md"
+"""Where the rules are stated: the RFD's file in this checkout (links add its section's anchor)."""
 TAG = "prompt_suggestions"
 LEGACY_KEY = "promptSuggestions"
 
@@ -93,7 +94,7 @@ def replay(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
 
 
 def after_response(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
-    """A turn's suggestions come after the session/prompt response, never while one is open."""
+    """v1: a turn's suggestions come after the session/prompt response, never while one is open."""
     for message, open_ in _open_requests(messages, ("session/prompt",)):
         update = _update(message)
         if update is None or update.get("sessionUpdate") != TAG:
@@ -103,6 +104,42 @@ def after_response(messages: list[Message], version: str) -> Iterator[tuple[int,
             yield (
                 message.line,
                 "prompt_suggestions sent while a session/prompt of the session is unanswered",
+            )
+
+
+IDLE = "idle"
+
+
+def while_idle(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+    """v2: suggestions only while the session is idle, never during foreground work.
+
+    Foreground work starts with a `session/prompt` the Client sends, or with a
+    `state_update` other than `idle` (agent-initiated work starts so too), and
+    ends with the next `idle`. The prompt's response ends nothing in v2.
+    """
+    busy: dict[Any, tuple[str, int]] = {}
+    """Per session: why it is busy (the prompt or the reported state) and since which line."""
+    for message in messages:
+        session = message.params.get("sessionId")
+        if message.is_request and message.method == "session/prompt":
+            busy[session] = ("a session/prompt", message.line)
+            continue
+        update = _update(message)
+        if update is None:
+            continue
+        kind = update.get("sessionUpdate")
+        if kind == "state_update":
+            state = update.get("state")
+            if state == IDLE:
+                busy.pop(session, None)
+            else:
+                busy[session] = (f"state {state!r}", message.line)
+        elif kind == TAG and session in busy:
+            why, since = busy[session]
+            yield (
+                message.line,
+                f"prompt_suggestions sent during foreground work: {why} at line {since},"
+                " and no idle state_update since",
             )
 
 
@@ -146,8 +183,17 @@ RULES = [
         "prompt-suggestions/after-response",
         "An Agent MUST send a turn's suggestions after its response to that turn's"
         " session/prompt, and MUST NOT send them once a newer session/prompt has arrived.",
-        RFD + "#when-the-update-is-sent",
+        RFD + "#in-v1-the-response-ends-the-turn",
         after_response,
+        ("v1",),
+    ),
+    Rule(
+        "prompt-suggestions/while-idle",
+        "An Agent MUST NOT send prompt_suggestions during foreground work: from a"
+        " session/prompt, or a state_update that is not idle, until the next idle state_update.",
+        RFD + "#in-v2-idle-ends-the-work",
+        while_idle,
+        ("v2",),
     ),
     Rule(
         "prompt-suggestions/one-form",

@@ -1,0 +1,182 @@
+"""`acp-docs trace --protocol v2`: the v2 turn boundary is the `idle` state_update.
+
+Each trace is written here, message by message, so every test reads the exact
+order it judges: a v2 `PromptResponse` only acknowledges that the prompt was
+inserted; foreground work runs from the prompt (or a `running` state) to the
+next `idle`, and suggestions belong after it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import acp, no_traceback
+
+SESSION = "sess_v2"
+TO_AGENT, TO_CLIENT = "client-to-agent", "agent-to-client"
+
+
+def request(id_: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A Client's request to the Agent."""
+    message = {"jsonrpc": "2.0", "id": id_, "method": method, "params": params}
+    return {"direction": TO_AGENT, "message": message}
+
+
+def response(id_: int, result: dict[str, Any]) -> dict[str, Any]:
+    """The Agent's answer to one of the Client's requests."""
+    return {"direction": TO_CLIENT, "message": {"jsonrpc": "2.0", "id": id_, "result": result}}
+
+
+def update(body: dict[str, Any]) -> dict[str, Any]:
+    """A session/update notification from the Agent."""
+    params = {"sessionId": SESSION, "update": body}
+    return {
+        "direction": TO_CLIENT,
+        "message": {"jsonrpc": "2.0", "method": "session/update", "params": params},
+    }
+
+
+def state(name: str) -> dict[str, Any]:
+    """A state_update; an idle one ends the work with `end_turn`."""
+    body: dict[str, Any] = {"sessionUpdate": "state_update", "state": name}
+    if name == "idle":
+        body["stopReason"] = "end_turn"
+    return update(body)
+
+
+def suggestions(*texts: str) -> dict[str, Any]:
+    """A prompt_suggestions update."""
+    entries = [{"text": t} for t in texts]
+    return update({"sessionUpdate": "prompt_suggestions", "suggestions": entries})
+
+
+def prompt(id_: int, text: str) -> dict[str, Any]:
+    """The Client's session/prompt."""
+    return request(
+        id_, "session/prompt", {"sessionId": SESSION, "prompt": [{"type": "text", "text": text}]}
+    )
+
+
+def opening() -> list[dict[str, Any]]:
+    """initialize and session/new."""
+    info = {"name": "example", "version": "1.0.0"}
+    return [
+        request(0, "initialize", {"protocolVersion": 2, "info": info}),
+        response(0, {"protocolVersion": 2, "info": info}),
+        request(1, "session/new", {"cwd": "/work"}),
+        response(1, {"sessionId": SESSION}),
+    ]
+
+
+def turn(id_: int, text: str, *, idle: bool = True) -> list[dict[str, Any]]:
+    """A prompt, its work (running, the answer, the acknowledgement) and, if `idle`, its end."""
+    message_id = f"msg_{id_}"
+    out = [
+        prompt(id_, text),
+        state("running"),
+        update(
+            {
+                "sessionUpdate": "user_message",
+                "messageId": message_id,
+                "content": [{"type": "text", "text": text}],
+            }
+        ),
+        response(id_, {"messageId": message_id}),
+        update(
+            {
+                "sessionUpdate": "agent_message",
+                "messageId": f"reply_{id_}",
+                "content": [{"type": "text", "text": "Done."}],
+            }
+        ),
+    ]
+    return [*out, state("idle")] if idle else out
+
+
+def run(tmp_path: Path, messages: list[dict[str, Any]]) -> tuple[int, list[tuple[int, str]], str]:
+    """Trace the messages as v2: exit status, (line, rule) of each finding, the text report."""
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(m) + "\n" for m in messages))
+    result = acp(["trace", "--protocol", "v2", str(path), "--format", "json"])
+    no_traceback(result)
+    findings = json.loads(result.stdout)["findings"]
+    return result.returncode, [(f["line"], f["rule"]) for f in findings], result.stdout
+
+
+def test_suggestions_after_the_idle_that_ends_the_work_pass(tmp_path: Path) -> None:
+    messages = [*opening(), *turn(2, "Fix the parser"), suggestions("Run the tests")]
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (0, []), report
+
+
+def test_a_suggestion_after_the_prompt_response_but_before_idle_is_found(tmp_path: Path) -> None:
+    messages = [*opening(), *turn(2, "Fix the parser", idle=False), suggestions("Run the tests")]
+    messages.append(state("idle"))
+    status, found, _ = run(tmp_path, messages)
+    assert status == 1
+    assert found == [(len(opening()) + 6, "prompt-suggestions/while-idle")]
+
+
+def test_a_late_suggestion_after_the_next_prompt_is_found_while_running(tmp_path: Path) -> None:
+    messages = [*opening(), *turn(2, "Fix the parser"), prompt(3, "Now the lexer")]
+    messages += [state("running"), suggestions("Run the tests")]
+    late = len(messages)
+    messages += [
+        update({"sessionUpdate": "user_message", "messageId": "m3", "content": []}),
+        response(3, {"messageId": "m3"}),
+        state("idle"),
+    ]
+    status, found, _ = run(tmp_path, messages)
+    assert status == 1
+    assert found == [(late, "prompt-suggestions/while-idle")]
+
+
+def test_a_suggestion_between_the_prompt_and_running_is_found(tmp_path: Path) -> None:
+    messages = [*opening(), *turn(2, "Fix the parser"), prompt(3, "Now the lexer")]
+    messages.append(suggestions("Run the tests"))
+    early = len(messages)
+    messages += [state("running"), response(3, {"messageId": "m3"}), state("idle")]
+    status, found, _ = run(tmp_path, messages)
+    assert found == [(early, "prompt-suggestions/while-idle")] and status == 1
+
+
+@pytest.mark.parametrize("busy", ["running", "requires_action", "_vendor_busy"])
+def test_agent_initiated_work_is_foreground_work_too(tmp_path: Path, busy: str) -> None:
+    messages = [*opening(), *turn(2, "Fix the parser"), state(busy), suggestions("Run the tests")]
+    during = len(messages)
+    messages += [state("idle"), suggestions("Review the follow-up")]
+    status, found, _ = run(tmp_path, messages)
+    assert status == 1
+    assert found == [(during, "prompt-suggestions/while-idle")]
+
+
+def test_the_v1_rule_does_not_judge_v2_and_the_v2_rule_not_v1(tmp_path: Path) -> None:
+    # After the response and before idle: only the v2 rule speaks, once.
+    messages = [*opening(), *turn(2, "Fix the parser", idle=False), suggestions("Run the tests")]
+    _, found, _ = run(tmp_path, messages)
+    assert [rule for _line, rule in found] == ["prompt-suggestions/while-idle"]
+
+
+def test_suggestions_during_a_replaying_resume_are_found(tmp_path: Path) -> None:
+    resume = request(
+        5, "session/resume", {"sessionId": SESSION, "cwd": "/work", "replayFrom": {"type": "start"}}
+    )
+    messages = [*opening(), *turn(2, "Fix the parser"), resume, suggestions("Run the tests")]
+    replayed = len(messages)
+    messages += [state("idle"), response(5, {})]
+    status, found, _ = run(tmp_path, messages)
+    assert status == 1
+    assert (replayed, "prompt-suggestions/replay") in found
+
+
+def test_an_update_whose_every_entry_is_invalid_is_a_schema_finding(tmp_path: Path) -> None:
+    messages = [*opening(), *turn(2, "Fix the parser"), suggestions("")]
+    status, found, report = run(tmp_path, messages)
+    assert status == 1
+    line = len(messages)
+    assert (line, "prompt-suggestions/empty-text") in found
+    assert (line, "trace/schema") in found, report
