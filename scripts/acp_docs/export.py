@@ -95,7 +95,11 @@ class _Converter:
         if resolved.startswith("rfds/") and resolved.endswith(".md") and "/" not in resolved[5:]:
             return f"{UPSTREAM_SITE}/rfds/{resolved[5:-3]}{suffix}"
         if not self.site:
-            self.problem(line, f"link {target!r} points into this site, whose site_url is unknown")
+            self.problem(
+                line,
+                f"link {target!r} points into this site, whose site_url is unknown:"
+                " set ACP_DOCS_SITE_URL to the address the site is published at",
+            )
             return target
         if resolved.endswith("index.md"):
             page = resolved[: -len("index.md")]
@@ -181,7 +185,11 @@ class _Converter:
         if name == "demo" and args:
             page = f"{self.site.rstrip('/')}/{self.rfd.docs_path[:-3]}/" if self.site else ""
             if not page:
-                self.problem(line, "the demo marker needs the site's site_url to link to the demo")
+                self.problem(
+                    line,
+                    "the demo marker needs the site's site_url to link to the demo:"
+                    " set ACP_DOCS_SITE_URL to the address the site is published at",
+                )
                 return
             self.out.append(
                 f"A live demo of these rules, a composer driven by the validated examples, is on"
