@@ -80,12 +80,15 @@ test: setup
 	$(MAKE) --no-print-directory session
 
 # The reference Agent and Client (scripts/reference/, on the real Python SDK)
-# record a session, with and without the capability, and acp-docs checks both.
+# record a v1 session, with and without the capability, and a v2 session (idle
+# ends the work; a resume replays the history), and acp-docs checks each.
 SESSIONS := .cache/sessions
 session: setup
 	$(BIN)/python scripts/reference/session.py --out $(SESSIONS)/v1.jsonl
 	$(BIN)/python scripts/reference/session.py --legacy-client --out $(SESSIONS)/v1-legacy.jsonl
 	$(BIN)/acp-docs trace --protocol v1 $(SESSIONS)/v1.jsonl $(SESSIONS)/v1-legacy.jsonl
+	$(BIN)/python scripts/reference/session.py --protocol v2 --out $(SESSIONS)/v2.jsonl
+	$(BIN)/acp-docs trace --protocol v2 $(SESSIONS)/v2.jsonl
 
 # Each figure printed next to its target: check warm and cold and on growing
 # RFDs, 5,000 example blocks, the test phase, a save served again by `mkdocs serve`.

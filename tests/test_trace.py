@@ -73,7 +73,7 @@ def test_without_the_capability_the_agent_sends_no_suggestion(tmp_path: Path) ->
 def test_the_migration_sends_the_legacy_form_only_to_a_legacy_client(tmp_path: Path) -> None:
     path = record(tmp_path, "--legacy-client")
     lines = path.read_text().splitlines()
-    assert len(_lines_with(lines, '"promptSuggestions": [')) == 2
+    assert len(_lines_with(lines, '"promptSuggestions": {"suggestions": [')) == 2
     assert not _lines_with(lines, '"prompt_suggestions"')
     assert trace(path).returncode == 0
 
@@ -125,7 +125,7 @@ def _both_forms(lines: list[str]) -> tuple[list[str], list[int]]:
                 "sessionId": "sess_reference_1",
                 "update": {
                     "sessionUpdate": "session_info_update",
-                    "_meta": {"promptSuggestions": [{"text": "Run it"}]},
+                    "_meta": {"promptSuggestions": {"suggestions": [{"text": "Run it"}]}},
                 },
             },
         },
@@ -156,9 +156,12 @@ def test_each_wire_rule_finds_its_planted_violation_at_its_line(
 
 
 def test_every_rule_is_listed_on_the_docs_page(built_site: Path) -> None:
+    from acp_docs import trace as traces
+
     page = (built_site / "tooling" / "sessions" / "index.html").read_text()
-    for rule in PLANTS:
-        assert f"<code>{rule}</code>" in page
+    assert set(PLANTS) <= {rule.id for rule in traces.rules()}
+    for rule in traces.rules():
+        assert f"<code>{rule.id}</code>" in page
 
 
 @pytest.mark.parametrize(
