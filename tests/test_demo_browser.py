@@ -57,6 +57,34 @@ def _user_messages(page) -> list[str]:
     return page.locator(f'{DEMO} [data-role="user"] .acp-demo__text').all_text_contents()
 
 
+def _status(page) -> str:
+    return page.locator(f"{DEMO} [data-acp-demo-status]").first.text_content() or ""
+
+
+def _state(page) -> str:
+    """The Agent's foreground state, as the demo's Client last saw it."""
+    return (
+        page.locator(f"{DEMO} [data-acp-demo-state]").first.get_attribute("data-acp-demo-state")
+        or ""
+    )
+
+
+def _wait_for_state(page, state: str) -> None:
+    """Wait for `state`; for idle, one that ends the work (no prompt of the user's pending)."""
+    page.wait_for_function(
+        f"""(({{dataset}}) => dataset.acpDemoState === {json.dumps(state)}
+            && ({json.dumps(state)} !== "idle" || dataset.busy === "false"))(
+            document.querySelector('{DEMO} [data-acp-demo-state]'))""",
+        timeout=10000,
+    )
+
+
+def _prompt(page, text: str) -> None:
+    _composer(page).focus()
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
 SEVERAL = [
     "Run the test suite and fix what breaks",
     "Add a regression test for the parser fix",
@@ -141,7 +169,11 @@ def test_a_suggestion_from_before_the_latest_prompt_is_never_shown(page) -> None
     assert _placeholder(page) not in SEVERAL
     page.keyboard.press("Tab")
     assert composer.input_value() == ""
-    assert "Dropped" in page.locator(f"{DEMO} [data-acp-demo-status]").text_content()
+    assert "Dropped" in _status(page)
+    assert "after you sent a prompt" in _status(page)
+    # Nothing comes back when the work ends.
+    _wait_for_state(page, "idle")
+    assert _placeholder(page) not in SEVERAL
 
 
 def test_reloading_the_session_replays_history_but_no_suggestion(page) -> None:
@@ -232,7 +264,9 @@ CONTRAST = """(root) => {
     return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
   };
   const area = root.querySelector("textarea");
-  const items = [...root.querySelectorAll(".acp-demo__text, button, .acp-demo__status")];
+  const items = [
+    ...root.querySelectorAll(".acp-demo__text, button, .acp-demo__status, .acp-demo__state"),
+  ];
   const button = root.querySelector("button");
   button.focus();
   const focused = ratio(button);
@@ -292,6 +326,8 @@ def test_the_transcript_shows_the_newest_message_and_a_keyboard_can_scroll_it(pa
         page.keyboard.type(prompt)
         page.keyboard.press("Enter")
     transcript = page.locator(f"{DEMO} .acp-demo__transcript").first
+    # The replies come when the Agent's work ends; the newest one must be in view.
+    _wait_for_state(page, "idle")
     geometry = transcript.evaluate(
         "el => ({top: el.scrollTop, height: el.clientHeight, full: el.scrollHeight})"
     )
@@ -317,6 +353,7 @@ def test_a_turn_without_suggestion_is_a_prompt_and_a_reply_and_clears_the_offer(
     assert _placeholder(page) == SEVERAL[0]
     page.locator(f'{DEMO} [data-acp-demo-action="end-turn"]').first.click()
     assert _placeholder(page) != SEVERAL[0]
+    _wait_for_state(page, "idle")
     roles = page.locator(f"{DEMO} [data-role]").evaluate_all("els => els.map(e => e.dataset.role)")
     assert roles[-2:] == ["user", "agent"]
     page.keyboard.press("Tab")
@@ -386,3 +423,148 @@ def test_without_javascript_the_demo_says_what_it_would_show(browser, site_url) 
         assert "Tab" in text and "Escape" in text
     finally:
         context.close()
+
+
+def test_the_state_line_shows_running_while_the_agent_works_then_idle(page) -> None:
+    line = page.locator(f"{DEMO} [data-acp-demo-state]").first
+    assert line.get_attribute("role") == "status"
+    assert line.get_attribute("aria-live") == "polite"
+    assert _state(page) == "idle" and "idle" in line.text_content()
+    _prompt(page, "Rename the lexer")
+    assert _state(page) == "running"
+    assert "running" in line.text_content()
+    assert _user_messages(page)[-1] == "Rename the lexer"
+    # Still working: the reply has not come yet.
+    roles = page.locator(f"{DEMO} [data-role]").evaluate_all("els => els.map(e => e.dataset.role)")
+    assert roles[-1] == "user"
+    # The reply arrives first, then the state goes idle.
+    seen = page.evaluate(
+        """(selector) => new Promise((resolve) => {
+          const root = document.querySelector(selector);
+          const line = root.querySelector("[data-acp-demo-state]");
+          new MutationObserver((_, observer) => {
+            if (line.dataset.acpDemoState !== "idle") return;
+            observer.disconnect();
+            resolve([...root.querySelectorAll("[data-role]")].map((e) => e.dataset.role));
+          }).observe(line, {attributes: true});
+        })""",
+        DEMO,
+    )
+    assert seen[-2:] == ["user", "agent"]
+    assert "idle" in line.text_content() and "running" not in line.text_content()
+
+
+def test_a_suggestion_sent_while_the_agent_is_running_is_dropped(page) -> None:
+    _prompt(page, "Fix the flaky test")
+    assert _state(page) == "running"
+    _send(page, "one")
+    assert _placeholder(page) not in SEVERAL
+    assert page.locator(DEMO).first.get_attribute("data-offered") == "0"
+    assert "Dropped" in _status(page) and "running" in _status(page)
+    _composer(page).focus()
+    page.keyboard.press("Tab")
+    assert _composer(page).input_value() == ""
+    _wait_for_state(page, "idle")
+    assert _placeholder(page) not in SEVERAL, "a dropped update does not come back at idle"
+    # Once the work has ended, the same update is offered.
+    _send(page, "one")
+    assert _placeholder(page) == SEVERAL[0]
+
+
+def test_work_the_agent_starts_on_its_own_withdraws_the_offer(page) -> None:
+    _send(page, "several")
+    assert _placeholder(page) == SEVERAL[0]
+    before = page.locator(f"{DEMO} [data-role]").count()
+    page.locator(f'{DEMO} [data-acp-demo-action="agent-work"]').first.click()
+    assert _state(page) == "running"
+    assert _placeholder(page) not in SEVERAL
+    assert page.locator(f"{DEMO} [data-acp-demo-accept]").first.is_hidden()
+    assert "withdrawn" in _status(page) and "moved on" in _status(page)
+    assert _user_messages(page) == ["Fix the failing parser test"], "no prompt was sent"
+    _send(page, "one")
+    assert _placeholder(page) not in SEVERAL, "a suggestion during that work is dropped"
+    assert "Dropped" in _status(page)
+    _wait_for_state(page, "idle")
+    roles = page.locator(f"{DEMO} [data-role]").evaluate_all("els => els.map(e => e.dataset.role)")
+    assert len(roles) == before + 1 and roles[-1] == "agent"
+    assert _placeholder(page) not in SEVERAL
+
+
+GOOD = {"text": "Run the linter"}
+
+
+@pytest.mark.parametrize(
+    "suggestions",
+    [
+        [GOOD, {"text": ""}],
+        [{}, GOOD],
+        [GOOD, "Run the linter"],
+        [GOOD, {"text": 3}],
+        [GOOD, None],
+        [{"text": ""}],
+        None,
+        "Run the linter",
+    ],
+    ids=[
+        "empty-text",
+        "no-text",
+        "not-an-object",
+        "text-not-a-string",
+        "null-entry",
+        "every-entry-bad",
+        "null-list",
+        "not-a-list",
+    ],
+)
+def test_an_update_with_one_bad_entry_is_rejected_whole_and_changes_nothing(
+    page, suggestions
+) -> None:
+    _send(page, "several")
+    _composer(page).focus()
+    page.keyboard.press("ArrowDown")
+    assert _placeholder(page) == SEVERAL[1]
+    update = {"sessionUpdate": "prompt_suggestions", "suggestions": suggestions}
+    # The entry point the Agent's buttons use.
+    page.evaluate(
+        "([selector, update]) => document.querySelector(selector).acpDemo.agentSends(update, true)",
+        [DEMO, update],
+    )
+    assert "Rejected the whole update" in _status(page)
+    assert "The offer is unchanged" in _status(page)
+    assert _placeholder(page) == SEVERAL[1], "the offer, and the one shown, stay as they were"
+    assert page.locator(DEMO).first.get_attribute("data-offered") == "3"
+    page.keyboard.press("ArrowDown")
+    assert _placeholder(page) == SEVERAL[2]
+    page.keyboard.press("Tab")
+    assert _composer(page).input_value() == SEVERAL[2]
+
+
+def test_reloading_while_the_agent_works_keeps_the_work_and_no_suggestion(page) -> None:
+    _send(page, "one")
+    page.locator(f'{DEMO} [data-acp-demo-action="agent-work"]').first.click()
+    page.locator(f'{DEMO} [data-acp-demo-action="reload"]').first.click()
+    # The snapshot after the replay says the work goes on: suggestions still wait.
+    assert _state(page) == "running"
+    _send(page, "one")
+    assert _placeholder(page) not in SEVERAL
+    _wait_for_state(page, "idle")
+    assert (
+        page.locator(f"{DEMO} [data-role]").evaluate_all("els => els.map(e => e.dataset.role)")[-1]
+        == "agent"
+    )
+    assert _placeholder(page) not in SEVERAL
+
+
+def test_requires_action_counts_as_foreground_work(page) -> None:
+    _send(page, "one")
+    assert _placeholder(page) == SEVERAL[0]
+    report = "([selector, state]) => document.querySelector(selector).acpDemo.agentReports(state)"
+    page.evaluate(report, [DEMO, "requires_action"])
+    assert _state(page) == "requires_action"
+    assert _placeholder(page) not in SEVERAL, "work that starts blocked withdraws the offer too"
+    _send(page, "one")
+    assert _placeholder(page) not in SEVERAL
+    assert "Dropped" in _status(page) and "requires_action" in _status(page)
+    page.evaluate(report, [DEMO, "idle"])
+    _send(page, "one")
+    assert _placeholder(page) == SEVERAL[0]

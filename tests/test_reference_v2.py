@@ -13,6 +13,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -158,10 +159,33 @@ def test_v2_refuses_the_v1_only_legacy_client(tmp_path: Path) -> None:
 # The Client, driven directly.
 
 
+def run_async(coroutine: Any) -> Any:
+    """Run a coroutine to its end on a loop of its own, in a thread of its own.
+
+    The browser tests' Playwright keeps an event loop running in the worker's
+    main thread, where `asyncio.run` would refuse to start another.
+    """
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=60)
+    assert not thread.is_alive(), "the coroutine did not finish in 60 s"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
 def deliver(client: Any, update: dict[str, Any]) -> None:
     """One session/update from the Agent."""
     params = {"sessionId": SESSION, "update": update}
-    asyncio.run(client.handle("session/update", params, True))
+    run_async(client.handle("session/update", params, True))
 
 
 def state(name: str) -> dict[str, Any]:
@@ -202,14 +226,14 @@ class Peer:
 def test_a_suggestion_before_the_prompt_is_answered_is_dropped(protocol: str) -> None:
     c = client(protocol)
     deliver(c, suggest("Offered"))
-    asyncio.run(c.prompt(Peer(c, [suggest("Stale")], {}), SESSION, "Next"))
+    run_async(c.prompt(Peer(c, [suggest("Stale")], {}), SESSION, "Next"))
     assert (c.offer, c.dropped) == ([], 1), "sending ends the offer; the stale one is dropped"
 
 
 def test_v1_offers_after_the_answer_but_v2_only_after_idle() -> None:
     v1, v2 = client("v1"), client("v2")
-    asyncio.run(v1.prompt(Peer(v1, [], {"stopReason": "end_turn"}), SESSION, "Go"))
-    asyncio.run(v2.prompt(Peer(v2, [state("running")], {"messageId": "m1"}), SESSION, "Go"))
+    run_async(v1.prompt(Peer(v1, [], {"stopReason": "end_turn"}), SESSION, "Go"))
+    run_async(v2.prompt(Peer(v2, [state("running")], {"messageId": "m1"}), SESSION, "Go"))
     for c in (v1, v2):
         deliver(c, suggest("After the answer"))
     assert (v1.offer, v2.offer, v2.dropped) == (["After the answer"], [], 1)
@@ -224,7 +248,7 @@ def test_a_suggestion_during_a_replay_is_dropped_even_when_idle(
 ) -> None:
     c = client(protocol)
     peer = Peer(c, [state("idle"), suggest("Replayed")], {})
-    asyncio.run(getattr(c, request_)(peer, SESSION))
+    run_async(getattr(c, request_)(peer, SESSION))
     assert (c.offer, c.dropped, c.replaying) == ([], 1, 0)
     deliver(c, suggest("Live"))
     assert c.offer == ["Live"]
@@ -301,18 +325,18 @@ def agent() -> tuple[Any, Wire]:
 def test_the_agent_discards_a_prediction_once_newer_work_started() -> None:
     a, wire = agent()
     a.turn = 2  # a newer prompt arrived after turn 1 ended
-    asyncio.run(a.suggest(1))
+    run_async(a.suggest(1))
     assert wire.sent == []
-    asyncio.run(a.suggest(2))
+    run_async(a.suggest(2))
     assert [u["sessionUpdate"] for u in wire.sent] == ["prompt_suggestions"]
 
 
 def test_the_agent_sends_no_suggestion_during_work_or_a_replay() -> None:
     a, wire = agent()
     a.state = "running"
-    asyncio.run(a.suggest(0))
+    run_async(a.suggest(0))
     a.state, a.replays = "idle", {"7"}
-    asyncio.run(a.suggest(0))
+    run_async(a.suggest(0))
     assert wire.sent == []
 
 
@@ -320,15 +344,51 @@ def test_the_agent_rejects_an_unsupported_replay_cursor_and_a_v1_initialize() ->
     a, _wire = agent()
     params = {"sessionId": SESSION, "cwd": "/", "replayFrom": {"type": "_at_message"}}
     with pytest.raises(agent_py.RequestError) as resume:
-        asyncio.run(a.handle("session/resume", params, False))
+        run_async(a.handle("session/resume", params, False))
     assert resume.value.code == -32602
     with pytest.raises(agent_py.RequestError) as init:
-        asyncio.run(a.handle("initialize", {"protocolVersion": 1}, False))
+        run_async(a.handle("initialize", {"protocolVersion": 1}, False))
     assert init.value.code == agent_py.UNSUPPORTED_VERSION
 
 
 def test_the_agent_answers_the_baseline_session_methods_it_advertises() -> None:
     a, _wire = agent()
-    listed = asyncio.run(a.handle("session/list", {}, False))
+    listed = run_async(a.handle("session/list", {}, False))
     assert listed == {"sessions": [{"sessionId": SESSION, "cwd": "/"}]}
-    assert asyncio.run(a.handle("session/close", {"sessionId": SESSION}, False)) == {}
+    assert run_async(a.handle("session/close", {"sessionId": SESSION}, False)) == {}
+
+
+def test_an_idle_still_on_its_way_when_the_user_prompts_does_not_end_the_new_work() -> None:
+    """The earlier work's idle and suggestions may cross the prompt: only an idle after the
+    prompt's answer ends the new work, so those suggestions are dropped."""
+    from acp.connection import StreamDirection, StreamEvent
+
+    c = client()
+
+    def notification(update: dict[str, Any]) -> dict[str, Any]:
+        params = {"sessionId": SESSION, "update": update}
+        return {"jsonrpc": "2.0", "method": "session/update", "params": params}
+
+    async def arrive(message: dict[str, Any]) -> None:
+        # As the Connection does: observers at once, the handler in a task, in order.
+        c.record(StreamEvent(StreamDirection.INCOMING, message))
+        if "method" in message:
+            asyncio.get_running_loop().create_task(
+                c.handle(message["method"], message["params"], True)
+            )
+        await asyncio.sleep(0)
+
+    async def scenario() -> None:
+        prompt = {"jsonrpc": "2.0", "id": 7, "method": "session/prompt", "params": {}}
+        c.record(StreamEvent(StreamDirection.OUTGOING, prompt))
+        c.prompted = True
+        await arrive(notification({**state("idle"), "stopReason": "end_turn"}))
+        await arrive(notification(suggest("Made for the earlier work")))
+        assert (c.offer, c.dropped) == ([], 1)
+        await arrive(notification(state("running")))
+        await arrive({"jsonrpc": "2.0", "id": 7, "result": {"messageId": "m7"}})
+        await arrive(notification({**state("idle"), "stopReason": "end_turn"}))
+        await arrive(notification(suggest("Made for the new work")))
+        assert c.offer == ["Made for the new work"]
+
+    run_async(scenario())

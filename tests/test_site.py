@@ -71,11 +71,11 @@ def test_rfd_index_lists_the_rfd_with_its_status(built_site: Path) -> None:
     assert "prompt-suggestions/" not in article and "<table>" not in article
 
 
-def test_edit_link_of_an_rfd_points_at_rfds(built_site: Path) -> None:
-    html = (built_site / "rfds" / "prompt-suggestions" / "index.html").read_text()
-    assert "/edit/main/rfds/prompt-suggestions.md" in html
-    home = (built_site / "index.html").read_text()
-    assert "/edit/main/docs/index.md" in home
+def test_no_page_names_a_repository_or_calls_a_repository_host(built_site: Path) -> None:
+    for page in built_site.rglob("*.html"):
+        html = page.read_text()
+        assert 'class="md-source"' not in html, page  # Material's widget calls GitHub's API
+        assert "/edit/main/" not in html, page
 
 
 def test_site_has_tabs_search_palette_and_copy_buttons(built_site: Path) -> None:

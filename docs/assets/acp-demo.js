@@ -2,7 +2,18 @@
  * A live composer that follows the Client rules of the prompt_suggestions RFD.
  *
  * The root element, marked data-acp-demo="prompt-suggestions", carries the
- * example updates the docs validate in its data-acp-demo-examples attribute. The widget plays the Client; its buttons play the Agent.
+ * example updates the docs validate in its data-acp-demo-examples attribute.
+ * The widget plays the Client; its buttons play the Agent.
+ *
+ * The turn boundary is the session's foreground state, as in ACP v2: the
+ * Agent reports `running` when its work starts (on a prompt, or on its own)
+ * and `idle` when the work ends. The Client offers suggestions only while the
+ * last state it saw is `idle` and no prompt of its own has been sent since
+ * that `idle`. (In v1 the prompt's response ends the turn the same way.)
+ *
+ * Everything the Agent sends travels one ordered wire, after a network delay
+ * when the box is ticked; reloading the session drops what is still on it.
+ *
  * Suggestion text only ever reaches the page through textContent, value and
  * the placeholder attribute: never as HTML.
  */
@@ -11,6 +22,8 @@
 
   var SELECTOR = '[data-acp-demo="prompt-suggestions"]';
   var DELAY_MS = 1200;
+  // How long the Agent works on a prompt, or on work it starts on its own.
+  var WORK_MS = 1500;
   var HINT = "Type a prompt. Enter sends it.";
 
   function el(tag, attrs, text) {
@@ -22,16 +35,6 @@
     return node;
   }
 
-  /* An update the Client can read: a list is required; a bad entry is dropped. */
-  function isValidUpdate(update) {
-    return (
-      update !== null &&
-      typeof update === "object" &&
-      update.sessionUpdate === "prompt_suggestions" &&
-      Array.isArray(update.suggestions)
-    );
-  }
-
   function isSuggestion(s) {
     return (
       s !== null &&
@@ -39,6 +42,34 @@
       typeof s.text === "string" &&
       s.text.length > 0
     );
+  }
+
+  /* Why the Client rejects an update whole, or null when it can read it: a
+     list is required, and one bad entry spoils the update. A rejected update
+     changes nothing; above all, it is never read as an empty list. */
+  function rejection(update) {
+    if (
+      update === null ||
+      typeof update !== "object" ||
+      update.sessionUpdate !== "prompt_suggestions"
+    ) {
+      return "it is not a prompt_suggestions update";
+    }
+    if (!Array.isArray(update.suggestions)) {
+      return "suggestions must be a list";
+    }
+    for (var i = 0; i < update.suggestions.length; i += 1) {
+      if (!isSuggestion(update.suggestions[i])) {
+        return (
+          "suggestion " +
+          (i + 1) +
+          " of " +
+          update.suggestions.length +
+          " is not an object with a non-empty text"
+        );
+      }
+    }
+    return null;
   }
 
   function Demo(root) {
@@ -53,11 +84,22 @@
         text: "Fixed: the lexer dropped the last token. All 42 tests pass.",
       },
     ];
-    this.prompts = 0;
-    this.session = 0;
+    // The Agent's own record of the conversation: what a reload replays.
+    this.log = this.history.slice();
+    // The Client's side: the last foreground state it saw (a new session is
+    // idle), whether it sent a prompt that no `idle` after its answer has
+    // ended yet, and how many of its prompts are still unanswered.
+    this.state = "idle";
+    this.sentSinceIdle = false;
+    this.unanswered = 0;
     this.offer = [];
     this.held = null;
     this.index = 0;
+    // The Agent's side: the pieces of foreground work it is busy with.
+    this.jobs = 0;
+    // The ordered wire from the Agent to the Client.
+    this.queue = [];
+    this.timer = null;
     this.build();
     this.render();
   }
@@ -73,6 +115,22 @@
       "aria-label": "Transcript",
       tabindex: "0",
     });
+    // The Agent's foreground state, as the Client last saw it.
+    this.stateLine = el("p", {
+      class: "acp-demo__state",
+      role: "status",
+      "aria-live": "polite",
+      "data-acp-demo-state": "idle",
+    });
+    this.stateLine.appendChild(
+      el("span", { class: "acp-demo__dot", "aria-hidden": "true" }),
+    );
+    var words = el("span", {}, "Agent state: ");
+    this.stateValue = el("strong", {}, "idle");
+    this.stateDetail = el("span", {});
+    words.appendChild(this.stateValue);
+    words.appendChild(this.stateDetail);
+    this.stateLine.appendChild(words);
     this.composer = el("textarea", {
       class: "acp-demo__composer",
       rows: "2",
@@ -154,6 +212,18 @@
     noSuggestion.addEventListener("click", function () {
       self.endTurnWithout();
     });
+    var ownWork = el(
+      "button",
+      {
+        type: "button",
+        class: "md-button",
+        "data-acp-demo-action": "agent-work",
+      },
+      "Start work on its own (no prompt)",
+    );
+    ownWork.addEventListener("click", function () {
+      self.agentStarts();
+    });
     var reload = el(
       "button",
       { type: "button", class: "md-button", "data-acp-demo-action": "reload" },
@@ -163,6 +233,7 @@
       self.reload();
     });
     agent.appendChild(noSuggestion);
+    agent.appendChild(ownWork);
     agent.appendChild(reload);
 
     var delayLabel = el("label", { class: "acp-demo__delay" });
@@ -181,6 +252,7 @@
 
     var client = el("div", { class: "acp-demo__client" });
     client.appendChild(this.transcript);
+    client.appendChild(this.stateLine);
     client.appendChild(this.composer);
     client.appendChild(this.actions);
     client.appendChild(this.keys);
@@ -253,22 +325,72 @@
       this.composer.setAttribute("placeholder", HINT);
       this.root.setAttribute("data-offered", "0");
     }
+    this.renderState();
+  };
+
+  /* Only a change of text is announced, so a repeated snapshot stays quiet. */
+  Demo.prototype.renderState = function () {
+    var detail = "";
+    if (this.state !== "idle") {
+      detail = " (suggestions wait for idle)";
+    } else if (this.sentSinceIdle) {
+      detail = " (your prompt is on its way)";
+    }
+    this.stateLine.setAttribute("data-acp-demo-state", this.state);
+    this.stateLine.setAttribute(
+      "data-busy",
+      String(this.state !== "idle" || this.sentSinceIdle),
+    );
+    if (this.stateValue.textContent !== this.state) {
+      this.stateValue.textContent = this.state;
+    }
+    if (this.stateDetail.textContent !== detail) {
+      this.stateDetail.textContent = detail;
+    }
   };
 
   Demo.prototype.show = function (update) {
     this.panel.textContent = JSON.stringify(update, null, 2);
   };
 
-  /* `fromButton`: the user pressed an Agent button, so the composer takes the
-     focus when an offer arrives, ready for Tab. */
+  /* The wire from the Agent to the Client: messages arrive in the order they
+     were sent, after the network delay when the box is ticked. */
+  Demo.prototype.wire = function (deliver) {
+    var at = Date.now() + (this.delay.checked ? DELAY_MS : 0);
+    var last = this.queue[this.queue.length - 1];
+    // Never ahead of a message still on its way (the box may have changed).
+    if (last && last.at > at) at = last.at;
+    this.queue.push({ at: at, deliver: deliver });
+    if (this.timer === null) this.pump();
+  };
+
+  Demo.prototype.pump = function () {
+    var self = this;
+    window.clearTimeout(this.timer);
+    this.timer = null;
+    while (this.queue.length > 0 && this.queue[0].at <= Date.now()) {
+      this.queue.shift().deliver();
+    }
+    if (this.queue.length > 0) {
+      this.timer = window.setTimeout(
+        function () {
+          self.pump();
+        },
+        Math.max(0, this.queue[0].at - Date.now()),
+      );
+    }
+  };
+
+  /* The Agent sends a prompt_suggestions update. `fromButton`: the user
+     pressed an Agent button, so the composer takes the focus when an offer
+     arrives, ready for Tab. */
   Demo.prototype.agentSends = function (update, fromButton) {
     var self = this;
-    var generation = this.prompts;
-    var session = this.session;
-    var deliver = function () {
-      // An update still on its way when the session reloaded belongs to the old one.
-      if (session !== self.session) return;
-      self.receive(update, generation);
+    if (this.delay.checked) {
+      this.say("The Agent sent an update; it is on its way.");
+    }
+    this.wire(function () {
+      self.receive(update);
       if (
         fromButton &&
         self.offered() &&
@@ -276,30 +398,64 @@
       ) {
         self.composer.focus();
       }
-    };
-    if (this.delay.checked) {
-      this.say("The Agent sent an update; it is on its way.");
-      window.setTimeout(deliver, DELAY_MS);
-    } else {
-      deliver();
-    }
+    });
   };
 
-  /* The Client side: an update produced after `generation` prompts. */
-  Demo.prototype.receive = function (update, generation) {
-    if (generation === undefined) generation = this.prompts;
+  /* The Agent reports its foreground state (a v2 `state_update`). */
+  Demo.prototype.agentReports = function (state) {
+    var self = this;
+    var update = { sessionUpdate: "state_update", state: state };
+    if (state === "idle") update.stopReason = "end_turn";
+    this.wire(function () {
+      self.receiveState(update);
+    });
+  };
+
+  /* The Agent does a piece of foreground work, on a prompt or on its own:
+     `running` when the first one starts, its reply, `idle` when none is left. */
+  Demo.prototype.agentWorks = function (reply) {
+    var self = this;
+    if (this.jobs === 0) this.agentReports("running");
+    this.jobs += 1;
+    window.setTimeout(function () {
+      var message = { role: "agent", text: reply };
+      self.log.push(message);
+      self.wire(function () {
+        self.history.push(message);
+        self.render();
+      });
+      self.jobs -= 1;
+      if (self.jobs === 0) self.agentReports("idle");
+    }, WORK_MS);
+  };
+
+  /* The Client side: a prompt_suggestions update arrives. */
+  Demo.prototype.receive = function (update) {
     this.show(update);
-    if (!isValidUpdate(update)) {
-      this.say("Ignored a malformed update.");
-      return;
-    }
-    if (generation < this.prompts) {
+    var why = rejection(update);
+    if (why) {
       this.say(
-        "Dropped suggestions for an earlier turn: they arrived after you sent a newer prompt.",
+        "Rejected the whole update: " + why + ". The offer is unchanged.",
       );
       return;
     }
-    var texts = update.suggestions.filter(isSuggestion).map(function (s) {
+    if (this.state !== "idle") {
+      this.say(
+        "Dropped suggestions that arrived while the Agent's state was " +
+          this.state +
+          ": they belong to work that has moved on. Suggestions count only " +
+          "once the work has ended (idle).",
+      );
+      return;
+    }
+    if (this.sentSinceIdle) {
+      this.say(
+        "Dropped suggestions that arrived after you sent a prompt and " +
+          "before the Agent's work ended: they were made for an earlier turn.",
+      );
+      return;
+    }
+    var texts = update.suggestions.map(function (s) {
       return s.text;
     });
     this.index = 0;
@@ -322,6 +478,33 @@
     this.held = null;
     this.offer = texts;
     this.render();
+  };
+
+  /* The Client side: a state_update arrives. Any state but idle (running,
+     requires_action, or one the Client does not know) is foreground work. */
+  Demo.prototype.receiveState = function (update) {
+    var was = this.state;
+    var own = was === "idle" && !this.sentSinceIdle;
+    this.state = String(update.state);
+    if (this.state === "idle") {
+      // Only an idle after the prompt's answer ends its work: the earlier
+      // work's idle may still have been on its way when the prompt went out.
+      if (this.unanswered === 0) this.sentSinceIdle = false;
+      this.render();
+      return;
+    }
+    var had = this.offer.length > 0 || this.held !== null;
+    this.offer = [];
+    this.held = null;
+    this.render();
+    if (had) {
+      this.say(
+        "Work started, so the offer is withdrawn: its prediction belongs to " +
+          "a transcript that has moved on.",
+      );
+    } else if (own) {
+      this.say("The Agent started work on its own.");
+    }
   };
 
   Demo.prototype.drop = function (why) {
@@ -387,44 +570,73 @@
     }
   };
 
-  /* A prompt and the Agent's reply: a new turn, so every offer made before it goes. */
-  Demo.prototype.turn = function (prompt, reply) {
-    this.prompts += 1;
+  /* The user sends a prompt: it ends the offer, and no suggestion counts
+     until the prompt is answered and an idle follows. The Agent gets the
+     prompt at once, starts work, and answers that the prompt was inserted. */
+  Demo.prototype.prompt = function (text, reply) {
+    var self = this;
+    var message = { role: "user", text: text };
     this.offer = [];
     this.held = null;
-    this.history.push({ role: "user", text: prompt });
-    this.history.push({ role: "agent", text: reply });
+    this.sentSinceIdle = true;
+    this.unanswered += 1;
+    this.history.push(message);
     this.composer.value = "";
     this.render();
+    this.log.push(message);
+    this.agentWorks(reply);
+    this.wire(function () {
+      self.unanswered -= 1;
+    });
   };
 
   Demo.prototype.send = function () {
     var text = this.composer.value.trim();
     if (!text) return;
-    this.turn(text, "Working on it. Done.");
-    this.say("Sent your prompt. The Agent replied.");
+    this.say("Sent your prompt. The Agent is working on it.");
+    this.prompt(text, "Working on it. Done.");
   };
 
   Demo.prototype.endTurnWithout = function () {
-    this.turn(
+    this.say(
+      "Sent a prompt; its work will end with no suggestion. Nothing to wait for.",
+    );
+    this.prompt(
       this.composer.value.trim() || "Tidy up the imports",
       "Done. (Rate limited: no suggestion this turn.)",
     );
-    this.say(
-      "Sent a prompt; the turn ended with no suggestion. Nothing to wait for.",
+  };
+
+  /* Foreground work the Agent starts without a prompt: following up on a
+     background task. Its `running` withdraws the offer. */
+  Demo.prototype.agentStarts = function () {
+    if (this.delay.checked) {
+      this.say("The Agent started work on its own; its state is on its way.");
+    }
+    this.agentWorks(
+      "Followed up on its own: the background test run finished, all green.",
     );
   };
 
+  /* The Client reloads the session (session/load in v1, session/resume in
+     v2): the old connection goes, with every message still on its way; the
+     history comes back; no suggestion does. */
   Demo.prototype.reload = function () {
-    var replayed = this.history.length;
-    this.session += 1;
+    window.clearTimeout(this.timer);
+    this.timer = null;
+    this.queue = [];
+    this.history = this.log.slice();
     this.offer = [];
     this.held = null;
     this.composer.value = "";
+    // The current-state snapshot that session/resume sends after the replay.
+    this.state = this.jobs > 0 ? "running" : "idle";
+    this.sentSinceIdle = false;
+    this.unanswered = 0;
     this.render();
     this.panel.textContent =
       "The history replay (session/load in v1, session/resume in v2) brought back " +
-      replayed +
+      this.history.length +
       " messages and no suggestion: suggestions are not history.";
     this.say("Session reloaded. Suggestions are not replayed.");
   };

@@ -103,8 +103,10 @@ class Repo:
         """Find the root from `start` and read mkdocs.yml (a UsageError when malformed)."""
         root = find_root(start)
         text = read_text(root / CONFIG_NAME, CONFIG_NAME)
-        # Kept while serving until mkdocs.yml changes (`acp_docs.memo`).
-        return memo.remembered(CONFIG_NAME, (str(root), text), lambda: cls.parse(root, text))
+        # Kept while serving until mkdocs.yml, or a variable its `!ENV` tags may
+        # read (only ACP_DOCS_*), changes (`acp_docs.memo`).
+        env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("ACP_DOCS_")))
+        return memo.remembered(CONFIG_NAME, (str(root), text, env), lambda: cls.parse(root, text))
 
     @classmethod
     def parse(cls, root: Path, text: str) -> Repo:

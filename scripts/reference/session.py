@@ -73,7 +73,9 @@ class ReferenceClient:
         self.state = IDLE
         """v2: the last foreground state the Agent reported; a new session is idle."""
         self.prompted = False
-        """v2: a `session/prompt` was sent since the last `idle`."""
+        """v2: a `session/prompt` was sent, and no `idle` has followed its answer yet."""
+        self.unanswered: set[str] = set()
+        """Ids of the `session/prompt` requests whose answer has not arrived yet."""
         self.replaying = 0
         """Unanswered requests that replay history: `session/load` (v1), `session/resume` (v2)."""
         self.dropped = 0
@@ -88,9 +90,21 @@ class ReferenceClient:
         self.trace: list[str] = []
 
     def record(self, event: StreamEvent) -> None:
-        """Keep every message, in the order the Client saw it."""
-        line = {"direction": DIRECTION[event.direction], "message": event.message}
+        """Keep every message, in the order the Client saw it, and note prompts and answers."""
+        message = event.message
+        line = {"direction": DIRECTION[event.direction], "message": message}
         self.trace.append(json.dumps(line, ensure_ascii=False, sort_keys=True))
+        key = json.dumps(message.get("id"))
+        if (
+            event.direction is StreamDirection.OUTGOING
+            and message.get("method") == "session/prompt"
+        ):
+            self.unanswered.add(key)
+        elif event.direction is StreamDirection.INCOMING and "method" not in message:
+            # Notifications are handled in tasks, in the order they came; the
+            # answer is noted in the same queue, so an `idle` that came before
+            # the answer is handled before it, as the rule needs.
+            asyncio.get_running_loop().call_soon(self.unanswered.discard, key)
 
     def stale(self) -> bool:
         """Whether a suggestion arriving now must be dropped: replayed, or for earlier work."""
@@ -115,7 +129,10 @@ class ReferenceClient:
     def _see(self, state: Any) -> None:
         """v2: a state_update. Any state but idle is work (unknown ones too): the offer ends."""
         if state == IDLE:
-            self.prompted = False
+            # Only an idle after the answer ends the prompted work: the earlier
+            # work's idle may still have been on its way when the prompt went out.
+            if not self.unanswered:
+                self.prompted = False
         elif self.offer:
             self.offer = []
             self.withdrawn += 1
