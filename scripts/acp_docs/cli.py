@@ -222,10 +222,11 @@ def cmd_new(args: argparse.Namespace) -> int:
     from acp_docs import scaffold
 
     repo = Repo.load()
-    written = scaffold.new_rfd(repo, args.slug, args.title, args.author, args.minimal)
+    v2 = args.protocol == "v2"
+    written = scaffold.new_rfd(repo, args.slug, args.title, args.author, args.minimal, v2)
     for path in written:
         _say(f"wrote {repo.relative(path)}")
-    _say(f"next: edit rfds/{args.slug}.md, then run `acp-docs check`")
+    _say(f"next: edit {repo.relative(written[0])}, then run `acp-docs check`")
     return OK
 
 
@@ -245,7 +246,7 @@ def cmd_export_upstream(args: argparse.Namespace) -> int:
     if not args.directory.is_dir():
         raise UsageError(f"{args.directory}: not a directory (a checkout of the ACP repository)")
     sources = [s for s in rfds.schema_sources(repo, loaded) if s.slug == rfd.slug]
-    v2_only = bool(sources) and sources[0].versions == ("v2",)
+    v2_only = rfd.v2_only or (bool(sources) and sources[0].versions == ("v2",))
     result = export.export(repo, rfd, args.directory, force=args.force, v2_only=v2_only)
     _emit(args, result.findings)
     if result.findings:
@@ -380,6 +381,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--minimal",
         action="store_true",
         help="only the sections a Draft needs: elevator pitch, status quo, revision history",
+    )
+    new.add_argument(
+        "--protocol",
+        choices=("v1", "v2"),
+        default="v1",
+        help="v2: an RFD of protocol v2 alone, in rfds/v2/ as upstream keeps them (default: v1)",
     )
     return parser
 

@@ -55,3 +55,21 @@ def prose(text: str) -> str:
         pieces.append(html.escape(line[last:], quote=False))
         out.append("".join(pieces))
     return "\n".join(out)
+
+
+def text_with_code(text: str) -> str:
+    """One line of plain text whose code spans stay code: everything else as `literal`."""
+    line = " ".join(str(text).split())
+
+    def plain(piece: str) -> str:
+        lead = " " if piece.startswith(" ") else ""
+        trail = " " if piece.endswith(" ") and piece.strip() else ""
+        return lead + literal(piece) + trail
+
+    pieces, last = [], 0
+    for start, end in code_spans(line):
+        pieces.append(plain(line[last:start]))
+        pieces.append(line[start:end])
+        last = end
+    pieces.append(plain(line[last:]))
+    return "".join(pieces)

@@ -29,6 +29,8 @@ from acp_docs.textfile import read_text, write_atomic
 
 CHECK = "export"
 UPSTREAM_SITE = "https://agentclientprotocol.com"
+_RFD_PAGE = re.compile(r"rfds/(?P<page>(?:v2/)?[^/]+)\.md")
+"""A link to another RFD (of rfds/ or rfds/v2/): it points at its upstream page."""
 UPSTREAM_GROUPS = {
     "draft": "Draft",
     "active": "Active",
@@ -90,10 +92,11 @@ class _Converter:
         scheme, netloc, path, _query, anchor = urlsplit(target)
         if scheme or netloc or not path:
             return target
-        resolved = posixpath.normpath(posixpath.join("rfds", path))
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(self.rfd.docs_path), path))
         suffix = f"#{anchor}" if anchor else ""
-        if resolved.startswith("rfds/") and resolved.endswith(".md") and "/" not in resolved[5:]:
-            return f"{UPSTREAM_SITE}/rfds/{resolved[5:-3]}{suffix}"
+        rfd_page = _RFD_PAGE.fullmatch(resolved)
+        if rfd_page and not (self.repo.docs_dir / resolved).is_file():
+            return f"{UPSTREAM_SITE}/rfds/{rfd_page['page']}{suffix}"
         if not self.site:
             self.problem(
                 line,

@@ -45,6 +45,7 @@ from acp_docs import (
     examples,
     filetree,
     memo,
+    proposal,
     prose,
     protocols,
     rendercache,
@@ -363,12 +364,11 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 )
             ):
                 files.remove(file)
-        pages = [r.path for r in loaded.rfds]
+        pages = [r.docs_path for r in loaded.rfds]
         template = repo.rfds_dir / rfds.TEMPLATE_NAME
         if filetree.inside(repo.root, template):
-            pages.append(template)
-        for path in sorted(pages):
-            src_uri = f"rfds/{path.name}"
+            pages.append(f"rfds/{rfds.TEMPLATE_NAME}")
+        for src_uri in sorted(pages):
             if files.get_file_from_path(src_uri) is not None:
                 self.report(
                     Finding(
@@ -376,7 +376,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                         1,
                         1,
                         "rfds",
-                        f"shadows rfds/{path.name}; keep RFDs in rfds/ only",
+                        f"shadows {src_uri}; keep RFDs in rfds/ only",
                         "rfds/shadowed",
                     )
                 )
@@ -447,6 +447,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         name, args = match["name"], rest[:-3].split()
         src = page.file.src_uri
         try:
+            if name == "recent-changes":
+                return site.recent_changes(loaded.rfds, src)
             if name == "rfd-index":
                 status = next((a.split("=", 1)[1] for a in args if a.startswith("status=")), None)
                 return site.rfd_table(loaded.rfds, src, status)
@@ -490,6 +492,20 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         text = page.markdown or ""
         line = text.count("\n", 0, match.start()) + 1
         self.report(Finding(self._shown(page.file), line, 1, "build", message, "build/marker"))
+
+    def _with_proposal_notice(self, content: str, page: Any, files: Files, shown: str) -> str:
+        """A page that names its RFD in front matter says, until it completes, it is a proposal."""
+        slug, owner = proposal.owner(page.meta, self.loaded.rfds)
+        if slug is None:
+            return content
+        target = files.get_file_from_path(owner.docs_path) if owner is not None else None
+        if owner is None or target is None:
+            message = (
+                f"front matter `{proposal.KEY}: {slug}` names no RFD: use the name of one in rfds/"
+            )
+            self.report(Finding(shown, 1, 1, "links", message, "links/unknown-rfd"))
+            return content
+        return proposal.placed(content, proposal.notice(owner, target.url_relative_to(page.file)))
 
     def _rfd_of(self, page: Any) -> rfds.Rfd | None:
         """The RFD a page shows (None for other pages and the template)."""
@@ -574,6 +590,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 self.report(Finding(shown, line, col, "build", message, "build/active-html"))
         if rfd is not None:
             html = self._with_header(html, rfd, page, files)
+        html = self._with_proposal_notice(html, page, files, shown)
         if self.serving:
             self.page_words[shown] = memo.remembered(
                 f"words:{shown}", html, lambda: prose.words(html)

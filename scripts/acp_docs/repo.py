@@ -70,7 +70,7 @@ def _line_index(text: str) -> dict[str, list[int]]:
     index: dict[str, list[int]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
-        if stripped.endswith(".md"):
+        if stripped.startswith("- ") or ": " in stripped:
             target = stripped.rsplit(" ", 1)[-1].strip("'\"")
             index.setdefault(target, []).append(number)
     return index

@@ -27,6 +27,8 @@ from acp_docs.yamlfile import load as load_yaml
 
 CHECK = "rfds"
 TEMPLATE_NAME = "TEMPLATE.md"
+V2_DIR = "v2"
+"""RFDs of protocol v2 only live in rfds/v2/, as upstream keeps them in docs/rfds/v2/."""
 FRONT_MATTER_SCHEMA = "schema/rfd-front-matter.schema.json"
 
 SECTIONS = (
@@ -127,9 +129,19 @@ class Rfd:
         return self.path.stem
 
     @property
+    def v2_only(self) -> bool:
+        """True for an RFD of rfds/v2/: it changes protocol v2 alone."""
+        return self.path.parent.name == V2_DIR
+
+    @property
+    def versions(self) -> tuple[str, ...] | None:
+        """The protocol versions the RFD is about: ("v2",) for rfds/v2/, else None (any)."""
+        return (V2_DIR,) if self.v2_only else None
+
+    @property
     def docs_path(self) -> str:
-        """The path of the page in the site (as the nav names it)."""
-        return f"rfds/{self.path.name}"
+        """The path of the page in the site (as the nav names it): its path in the checkout."""
+        return f"rfds/{V2_DIR}/{self.path.name}" if self.v2_only else f"rfds/{self.path.name}"
 
     @property
     def title(self) -> str:
@@ -196,14 +208,18 @@ def load(repo: Repo, path: Path) -> Rfd:
 
 
 def rfd_files(repo: Repo) -> list[Path]:
-    """Every RFD source (the template excluded), sorted by name."""
-    if not repo.rfds_dir.is_dir():
-        return []
-    return sorted(
-        p
-        for p in repo.rfds_dir.glob("*.md")
-        if p.name != TEMPLATE_NAME and filetree.inside(repo.root, p)
-    )
+    """Every RFD source (the template excluded): rfds/*.md, then rfds/v2/*.md, by name."""
+    found: list[Path] = []
+    for folder in (repo.rfds_dir, repo.rfds_dir / V2_DIR):
+        if folder.is_dir() and not folder.is_symlink():
+            found.extend(
+                sorted(
+                    p
+                    for p in folder.glob("*.md")
+                    if p.name != TEMPLATE_NAME and filetree.inside(repo.root, p)
+                )
+            )
+    return found
 
 
 def load_all(repo: Repo) -> list[Rfd]:
@@ -458,6 +474,39 @@ def _lint_faq(rfd: Rfd, heads: list[Heading], faq: Heading, lines: list[str]) ->
     return out
 
 
+@dataclass(frozen=True)
+class Revision:
+    """One dated entry of an RFD's revision history."""
+
+    date: dt.date
+    text: str
+    line: int
+
+
+def revisions(rfd: Rfd) -> list[Revision]:
+    """The dated entries of the RFD's revision history, as written (continuation lines joined)."""
+    heads = rfd.headings()
+    history = next((h for h in heads if h.level == 2 and h.text == HISTORY), None)
+    if history is None:
+        return []
+    lines = rfd.text.split("\n")
+    out: list[Revision] = []
+    for number in _section_lines(heads, history, len(lines)):
+        line = lines[number - 1]
+        match = _DATED.match(line)
+        if match:
+            try:
+                day = dt.date.fromisoformat(match.group(1))
+            except ValueError:
+                continue
+            text = line[match.end() :].lstrip("*: ").strip()
+            out.append(Revision(day, text, number))
+        elif out and line.startswith((" ", "\t")) and line.strip():
+            last = out[-1]
+            out[-1] = Revision(last.date, f"{last.text} {line.strip()}", last.line)
+    return out
+
+
 def _lint_history(rfd: Rfd, heads: list[Heading], head: Heading, lines: list[str]) -> list[Finding]:
     span = _section_lines(heads, head, len(lines))
     for number in span:
@@ -489,34 +538,41 @@ def _lint_history(rfd: Rfd, heads: list[Heading], head: Heading, lines: list[str
     ]
 
 
+def nav_group(rfd: Rfd, group: str) -> tuple[str, ...]:
+    """The navigation sections that hold an RFD: RFDs > its status, and > v2 for a v2 RFD.
+
+    Upstream nests its v2 RFDs the same way, in a "v2" group of the status group.
+    """
+    return (NAV_SECTION, group, V2_DIR) if rfd.v2_only else (NAV_SECTION, group)
+
+
 def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
     """Across files: each RFD in the nav once, in its status group; no dangling entries."""
     out: list[Finding] = []
     nav = repo.nav()
     for entry in nav:
-        if not repo.source_of(entry.file).is_file():
-            out.append(
-                Finding(
-                    "mkdocs.yml",
-                    entry.line,
-                    1,
-                    CHECK,
-                    f"navigation entry {entry.file!r} points at a missing file",
-                    "rfds/nav-missing-file",
-                )
-            )
+        source = repo.source_of(entry.file)
+        if not filetree.within(repo.root, source) or entry.file.startswith("/"):
+            problem = f"navigation entry {entry.file!r} leads out of the checkout"
+        elif not any(filetree.within(d, source) for d in (repo.docs_dir, repo.rfds_dir)):
+            problem = f"navigation entry {entry.file!r} leads out of docs/ and rfds/"
+        elif not filetree.inside(repo.root, source):
+            problem = f"navigation entry {entry.file!r} points at a missing file"
+        else:
+            continue
+        out.append(Finding("mkdocs.yml", entry.line, 1, CHECK, problem, "rfds/nav-missing-file"))
     for rfd in rfds:
         places = [e for e in nav if e.file == rfd.docs_path]
         if not places:
             group = STATUSES.get(rfd.status or "", "its status group")
+            where = " > ".join(nav_group(rfd, group))
             out.append(
                 Finding(
                     rfd.shown,
                     1,
                     1,
                     CHECK,
-                    f"RFD is missing from the mkdocs.yml navigation: add it under"
-                    f" {NAV_SECTION} > {group}",
+                    f"RFD is missing from the mkdocs.yml navigation: add it under {where}",
                     "rfds/not-in-nav",
                 )
             )
@@ -534,7 +590,8 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
             )
         group = STATUSES.get(rfd.status or "")
         where = places[0]
-        if group is not None and where.sections[:2] != (NAV_SECTION, group):
+        expected = nav_group(rfd, group) if group is not None else None
+        if expected is not None and where.sections != expected:
             shown = " > ".join(where.sections) or "the top level"
             out.append(
                 Finding(
@@ -543,8 +600,22 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
                     1,
                     CHECK,
                     f"{rfd.docs_path} has status {rfd.status!r} but sits under {shown};"
-                    f" move it under {NAV_SECTION} > {group}",
+                    f" move it under {' > '.join(expected)}",
                     "rfds/nav-group",
+                )
+            )
+    slugs = Counter(r.slug for r in rfds)
+    for rfd in rfds:
+        if slugs[rfd.slug] > 1 and rfd.v2_only:
+            out.append(
+                Finding(
+                    rfd.shown,
+                    1,
+                    1,
+                    CHECK,
+                    f"rfds/{rfd.slug}.md has the same name: an RFD's name is its schema"
+                    f" folder (schema/{rfd.slug}/), so rename one",
+                    "rfds/duplicate-slug",
                 )
             )
     titles = Counter(r.title for r in rfds if r.meta)

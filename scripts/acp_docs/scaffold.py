@@ -17,13 +17,21 @@ from acp_docs import runner
 from acp_docs.errors import UsageError
 from acp_docs.markdown import front_matter_end, headings
 from acp_docs.repo import CONFIG_NAME, Repo
-from acp_docs.rfds import HISTORY, NAV_SECTION, SECTIONS, STATUSES, TEMPLATE_NAME, required_sections
+from acp_docs.rfds import (
+    HISTORY,
+    NAV_SECTION,
+    SECTIONS,
+    STATUSES,
+    TEMPLATE_NAME,
+    V2_DIR,
+    required_sections,
+)
 from acp_docs.textfile import read_text, write_atomic
 from acp_docs.yamlfile import load as load_yaml
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,15}$")
 HANDLE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
-RESERVED = frozenset({"template", "index", "examples", *STATUSES, "process"})
+RESERVED = frozenset({"template", "index", "examples", *STATUSES, "process", V2_DIR})
 """Slugs that would collide with a page under docs/rfds/ or a folder under schema/."""
 DRAFT = STATUSES["draft"]
 _DATED = re.compile(r"^(\s*[-*]\s+\**)\d{4}-\d{2}-\d{2}", re.M)
@@ -34,8 +42,13 @@ def _check_slug(repo: Repo, slug: str) -> None:
         raise UsageError(f"{slug!r} is not a kebab-case slug (like session-labels)")
     if slug in RESERVED:
         raise UsageError(f"{slug!r} is reserved: the site already uses that name")
-    if (repo.rfds_dir / f"{slug}.md").exists() or (repo.docs_dir / "rfds" / f"{slug}.md").exists():
-        raise UsageError(f"rfds/{slug}.md already exists: pick another slug")
+    for taken in (
+        repo.rfds_dir / f"{slug}.md",
+        repo.rfds_dir / V2_DIR / f"{slug}.md",
+        repo.docs_dir / "rfds" / f"{slug}.md",
+    ):
+        if taken.exists() or taken.is_symlink():
+            raise UsageError(f"{repo.relative(taken)} already exists: pick another slug")
 
 
 def _check_title(title: str) -> str:
@@ -108,61 +121,94 @@ def render(template: str, title: str, authors: list[str], today: str, minimal: b
     return _front_matter(title, authors, discussion, today) + body
 
 
-def _nav_insertion(config_text: str, title: str, slug: str) -> str:
+def _find_group(lines: list[str], name: str, start: int, stop: int, base: int | None) -> int | None:
+    """The line of `- NAME:` among the items between `start` and `stop` deeper than `base`."""
+    for index in range(start, stop):
+        line = lines[index]
+        indent = len(line) - len(line.lstrip())
+        if base is not None and line.strip() and indent <= base:
+            return None
+        if re.match(rf"^\s*- {re.escape(name)}:\s*$", line):
+            return index
+    return None
+
+
+def _group_end(lines: list[str], group: int) -> tuple[int, int]:
+    """The last line of a group's items, and the indent of its items."""
+    indent_of_group = len(lines[group]) - len(lines[group].lstrip())
+    last, item_indent = group, indent_of_group + 4
+    for index in range(group + 1, len(lines)):
+        line = lines[index]
+        indent = len(line) - len(line.lstrip())
+        if line.strip() and indent <= indent_of_group:
+            break
+        if line.strip():
+            if last == group:
+                item_indent = indent
+            last = index
+    return last, item_indent
+
+
+def _nav_insertion(config_text: str, title: str, page: str, v2: bool = False) -> str:
+    """mkdocs.yml with `title: page` appended to RFDs > Draft (> v2, made when missing)."""
     lines = config_text.split("\n")
-    section = next(
-        (i for i, line in enumerate(lines) if re.match(rf"^\s*- {NAV_SECTION}:\s*$", line)), None
-    )
+    section = _find_group(lines, NAV_SECTION, 0, len(lines), None)
     if section is None:
         raise UsageError(f"{CONFIG_NAME}: no `- {NAV_SECTION}:` section in the nav")
     base = len(lines[section]) - len(lines[section].lstrip())
-    draft = None
-    for index in range(section + 1, len(lines)):
-        line = lines[index]
-        indent = len(line) - len(line.lstrip())
-        if line.strip() and indent <= base:
-            break
-        if re.match(rf"^\s*- {DRAFT}:\s*$", line):
-            draft = index
-            break
+    draft = _find_group(lines, DRAFT, section + 1, len(lines), base)
     if draft is None:
         raise UsageError(f"{CONFIG_NAME}: no `- {DRAFT}:` group under {NAV_SECTION} in the nav")
-    group = len(lines[draft]) - len(lines[draft].lstrip())
-    last, item_indent = draft, group + 4
-    for index in range(draft + 1, len(lines)):
-        line = lines[index]
-        indent = len(line) - len(line.lstrip())
-        if line.strip() and indent <= group:
-            break
-        if line.strip():
-            if last == draft:
-                item_indent = indent
-            last = index
-    entry = f"{' ' * item_indent}- {json.dumps(title, ensure_ascii=False)}: rfds/{slug}.md"
+    group = draft
+    if v2:
+        last, item_indent = _group_end(lines, draft)
+        found = _find_group(
+            lines, V2_DIR, draft + 1, last + 1, len(lines[draft]) - len(lines[draft].lstrip())
+        )
+        if found is None:
+            lines = [*lines[: last + 1], f"{' ' * item_indent}- {V2_DIR}:", *lines[last + 1 :]]
+            found = last + 1
+        group = found
+    last, item_indent = _group_end(lines, group)
+    if last == group:
+        item_indent = len(lines[group]) - len(lines[group].lstrip()) + 4
+    entry = f"{' ' * item_indent}- {json.dumps(title, ensure_ascii=False)}: {page}"
     return "\n".join([*lines[: last + 1], entry, *lines[last + 1 :]])
 
 
 def new_rfd(
-    repo: Repo, slug: str, title: str, authors: list[str] | None, minimal: bool = False
+    repo: Repo,
+    slug: str,
+    title: str,
+    authors: list[str] | None,
+    minimal: bool = False,
+    v2: bool = False,
 ) -> list[Path]:
-    """Write `rfds/<slug>.md` and its nav entry; return the files written.
+    """Write `rfds/<slug>.md` (`rfds/v2/<slug>.md` for a v2 RFD) and its nav entry.
 
     `minimal`: only the sections a Draft needs (see `rfds.required_sections`).
+    Returns the files written.
     """
     _check_slug(repo, slug)
     title = _check_title(title)
     handles = _authors(repo, authors)
     template = read_text(repo.rfds_dir / TEMPLATE_NAME, f"rfds/{TEMPLATE_NAME}")
     text = render(template, title, handles, dt.date.today().isoformat(), minimal)
-    config_text = _nav_insertion(repo.config_text, title, slug)
-    target = f"rfds/{slug}.md"
+    target = f"rfds/{V2_DIR}/{slug}.md" if v2 else f"rfds/{slug}.md"
+    config_text = _nav_insertion(repo.config_text, title, target, v2)
     check = Repo.parse(repo.root, config_text)
     placed = [e for e in check.nav() if e.file == target]
-    if len(placed) != 1 or placed[0].sections[:2] != (NAV_SECTION, DRAFT):
+    expected = (NAV_SECTION, DRAFT, V2_DIR) if v2 else (NAV_SECTION, DRAFT)
+    if len(placed) != 1 or placed[0].sections != expected:
         raise UsageError(
-            f"{CONFIG_NAME}: could not place {target} under {NAV_SECTION} > {DRAFT}; add it by hand"
+            f"{CONFIG_NAME}: could not place {target} under {' > '.join(expected)}; add it by hand"
         )
-    rfd_path = repo.rfds_dir / f"{slug}.md"
+    rfd_path = repo.root / target
+    if v2:
+        folder = repo.rfds_dir / V2_DIR
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise UsageError(f"rfds/{V2_DIR} is not a folder of the checkout")
+        folder.mkdir(exist_ok=True)
     write_atomic(rfd_path, text)
     try:
         write_atomic(repo.root / CONFIG_NAME, config_text)

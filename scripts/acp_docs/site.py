@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from acp_docs import protocols
 from acp_docs.errors import UsageError
-from acp_docs.escaping import literal
+from acp_docs.escaping import literal, text_with_code
 from acp_docs.payloads import fixture_files
 from acp_docs.rfds import STATUSES, Rfd
 from acp_docs.schema import fragments, merge
@@ -38,7 +38,10 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
             f"*No RFD is in {literal(label)} at the moment.* The [list of RFDs]"
             f"({prefix}rfds/index.md) shows where each one is.\n"
         )
-    rows = ["| RFD | Status | Authors | Champion | Created |", "| --- | --- | --- | --- | --- |"]
+    rows = [
+        "| RFD | Status | Protocol | Authors | Champion | Created |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     for rfd in sorted(chosen, key=lambda r: (str(r.meta.get("created", "")), r.title)):
         meta = rfd.meta or {}
         authors = ", ".join(literal(f"@{a}") for a in meta.get("authors") or [])
@@ -46,9 +49,27 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
         label = literal(STATUSES.get(rfd.status or "", str(rfd.status)))
         link = quote(f"{prefix}{rfd.docs_path}")
         rows.append(
-            f"| [{literal(rfd.title)}]({link}) | {label} | {authors}"
+            f"| [{literal(rfd.title)}]({link}) | {label} | {'v2' if rfd.v2_only else 'v1, v2'}"
+            f" | {authors}"
             f" | {champion} | {literal(str(meta.get('created', '')))} |"
         )
+    return "\n".join(rows) + "\n"
+
+
+def recent_changes(rfds: list[Rfd], from_page: str, limit: int = 8) -> str:
+    """The latest dated entries of every RFD's revision history, newest first, as a list."""
+    from acp_docs.rfds import revisions
+
+    entries = [(rev, rfd) for rfd in rfds if rfd.meta for rev in revisions(rfd)]
+    if not entries:
+        return "*No RFD has a revision history yet.*\n"
+    entries.sort(key=lambda pair: (pair[0].date, pair[1].title, pair[0].line), reverse=True)
+    prefix = prefix_of(from_page)
+    rows = []
+    for rev, rfd in entries[:limit]:
+        text = text_with_code(rev.text) if len(rev.text) <= 400 else literal(rev.text[:397] + "...")
+        link = quote(f"{prefix}{rfd.docs_path}") + "#revision-history"
+        rows.append(f"- **{rev.date.isoformat()}**, [{literal(rfd.title)}]({link}): {text}")
     return "\n".join(rows) + "\n"
 
 
