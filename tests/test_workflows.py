@@ -2,13 +2,43 @@
 
 from __future__ import annotations
 
+import html.parser
+import importlib.util
+import json
+import os
+import shlex
 import subprocess
+import sys
+from pathlib import Path
 
+import markdown
+import pytest
 import yaml
+
+from acp_docs.findings import CheckResult, Finding
+from acp_docs.reporters import Report, github, json_report
 
 from conftest import ROOT, run
 
 WORKFLOWS = ROOT / ".github" / "workflows"
+CHECK_REPORT = ROOT / "scripts" / "check_report.py"
+
+_spec = importlib.util.spec_from_file_location("check_report", CHECK_REPORT)
+assert _spec is not None and _spec.loader is not None
+check_report = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(check_report)
+
+# A pull request names its files and so part of every message.
+HOSTILE = Finding(
+    "rfds/a|b <img src=x onerror=alert(1)> `c`.md",
+    3,
+    5,
+    "rfds",
+    "x | y **bold** <script>alert(1)</script> [link](javascript:alert(1)) &amp; _u_ \\\n"
+    "| forged | row |\n::error file=mkdocs.yml::forged \u202eevil \udce9",
+    "rfds/missing-section",
+)
+PLAIN = Finding("rfds/a.md", 7, 1, "spell", "unknown word: teh", "")
 
 
 def _load(name: str) -> dict:
@@ -19,6 +49,35 @@ def _on(workflow: dict) -> dict:
     return workflow[True]  # YAML 1.1 reads the `on` key as True
 
 
+def _jobs() -> dict[str, dict]:
+    return _load("rfd-lint.yml")["jobs"]
+
+
+def _runs(job: dict) -> list[str]:
+    return [step.get("run", "") for step in job["steps"]]
+
+
+def _step(job: dict, command: str) -> dict:
+    (step,) = [s for s in job["steps"] if command in s.get("run", "")]
+    return step
+
+
+def _make_plan(*targets: str) -> str:
+    """The commands `make -n` prints for `targets`, running none of them."""
+    plan = subprocess.run(["make", "-n", *targets], cwd=ROOT, capture_output=True, text=True)
+    assert plan.returncode == 0, plan.stderr
+    return plan.stdout
+
+
+def _report(*findings: Finding, errors: tuple[str, ...] = ()) -> dict:
+    """What `acp-docs check --format json` prints for these findings."""
+    results = [
+        CheckResult(name, tuple(f for f in findings if f.check == name), 0.1)
+        for name in ("rfds", "spell", "format")
+    ]
+    return json.loads(json_report.render(Report("check", list(findings), results, errors)))
+
+
 def test_workflows_validate_against_the_github_schema_offline() -> None:
     files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
     assert len(files) == 2
@@ -26,55 +85,301 @@ def test_workflows_validate_against_the_github_schema_offline() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_a_pull_request_runs_ruff_the_whole_suite_and_every_check_in_debian() -> None:
+def test_make_test_still_runs_everything_and_the_pull_request_jobs_run_all_of_it() -> None:
     workflow = _load("rfd-lint.yml")
     assert "pull_request" in _on(workflow) and "pull_request_target" not in _on(workflow)
-    (job,) = workflow["jobs"].values()
+    jobs = workflow["jobs"]
+    # `make test` is what the README gives; make -n prints its commands without running them.
+    plan = _make_plan("test")
+    for command in ("ruff check", "ruff format --check", "pytest", "acp-docs check", "session.py"):
+        assert command in plan, command
+    ci = "\n".join(
+        _make_plan(*shlex.split(r)[1:]) if r.startswith("make ") else r
+        for job in jobs.values()
+        for r in _runs(job)
+    )
+    for command in ("ruff check", "ruff format --check", "pytest", "acp-docs check", "session.py"):
+        assert command in ci, f"`make test` runs {command}, no pull-request job does"
+
+
+def test_the_test_job_runs_ruff_the_whole_suite_and_the_sessions_in_debian() -> None:
+    job = _jobs()["test"]
     assert job["container"].endswith("-bookworm"), "Debian, for its chromium and aspell"
     assert job["env"]["CI"] == "true", "tests fail, not skip, when a tool is missing"
-    runs = [step.get("run", "") for step in job["steps"]]
-    assert "make test" in runs and "make lint" in runs
-    # `make test` is what the README gives; make -n prints its commands without running them.
-    plan = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True)
-    assert plan.returncode == 0, plan.stderr
-    for command in ("ruff check", "ruff format --check", "pytest", "acp-docs check"):
-        assert command in plan.stdout, command
+    runs = _runs(job)
+    assert "make setup" in runs and "make lint" in runs and "make session" in runs
+    # The suite exactly as `make test` runs it.
+    (pytest_line,) = [line for line in _make_plan("test").splitlines() if "/pytest " in line]
+    assert pytest_line.strip() in runs
     system = next(r for r in runs if "system-deps.sh" in r)
     assert system
     script = (ROOT / "scripts" / "system-deps.sh").read_text()
     assert "chromium" in script and "aspell-en" in script
+    assert not any("acp-docs check" in r for r in runs), "the check job runs it"
 
 
-def test_no_step_of_the_pull_request_job_can_pass_when_it_fails() -> None:
-    workflow = _load("rfd-lint.yml")
-    (job,) = workflow["jobs"].values()
-    assert not job.get("continue-on-error")
-    for step in job["steps"]:
-        assert not step.get("continue-on-error"), step
-        script = step.get("run", "")
-        assert "|| true" not in script and "set +e" not in script, script
-        assert step.get("if") in (None, "github.event_name == 'pull_request'"), step
+def test_acp_docs_check_is_a_job_of_its_own_that_waits_for_nothing() -> None:
+    jobs = _jobs()
+    check, test = jobs["check"], jobs["test"]
+    for name, job in jobs.items():
+        assert "needs" not in job, f"{name} waits for {job['needs']}"
+    assert check["container"].endswith("-bookworm"), "Debian, for its aspell"
+    assert "acp-docs check" in _step(check, "acp-docs check")["run"]
+    assert check["timeout-minutes"] <= test["timeout-minutes"]
 
 
-def test_the_pull_request_job_is_read_only_and_keeps_secrets_out() -> None:
+def test_the_check_job_sets_up_python_node_and_aspell_without_chromium() -> None:
+    check = _jobs()["check"]
+    runs = _runs(check)
+    assert not any("system-deps.sh" in r or "make setup" in r for r in runs), "installs Chromium"
+    assert not any("chromium" in r for r in runs)
+    install = next(r for r in runs if "apt-get install" in r)
+    assert "aspell-en" in shlex.split(install.replace("\\\n", " "))
+    (setup,) = [r for r in runs if r.startswith("make ")]
+    targets = shlex.split(setup)[1:]
+    # -B: the commands of a set-up from scratch; the stamps are `make setup`'s own.
+    fresh = _make_plan("-B", *targets)
+    assert "pip install" in fresh and "npm ci" in fresh, fresh
+    assert "system-deps" not in fresh and "chromium" not in fresh, fresh
+    # Whatever else `make setup` comes to do, the check job does too; it leaves
+    # out only the system packages and the bytecode compiled ahead (a speed-up).
+    shown = subprocess.run(
+        ["make", "--eval", "pyc-stamp: ; @echo $(PYC_STAMP)", "pyc-stamp"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert shown.returncode == 0, shown.stderr
+    left_out = _make_plan("-B", "system-deps", shown.stdout.strip()).splitlines()
+    for line in _make_plan("-B", "setup").splitlines():
+        if line not in left_out and "compileall -q scripts/acp_docs" not in line:
+            assert line in fresh.splitlines(), f"`make setup` runs {line!r}, the check job not"
+
+
+def _fake_checkout(tmp_path: Path, report: str, status: int) -> Path:
+    """A folder where `.venv/bin/acp-docs` prints `report` and exits with `status`."""
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "acp-docs").write_text(
+        "#!/bin/sh\n"
+        f'echo "$@" > {shlex.quote(str(tmp_path / "args"))}\n'
+        f"cat {shlex.quote(str(tmp_path / 'report.json'))}\n"
+        "echo 'acp-docs check: summary on stderr' >&2\n"
+        f"exit {status}\n"
+    )
+    (tmp_path / "report.json").write_text(report)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "check_report.py").symlink_to(CHECK_REPORT)
+    (tmp_path / "runner").mkdir()
+    return tmp_path
+
+
+def _run_check_step(folder: Path) -> tuple[subprocess.CompletedProcess[str], str]:
+    """The check job's step as the runner runs it (bash -e -o pipefail), and its summary."""
+    script = _step(_jobs()["check"], "acp-docs check")["run"]
+    summary = folder / "summary.md"
+    env = {
+        **os.environ,
+        "GITHUB_ACTIONS": "true",
+        "RUNNER_TEMP": str(folder / "runner"),
+        "GITHUB_STEP_SUMMARY": str(summary),
+    }
+    result = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return result, summary.read_text() if summary.exists() else ""
+
+
+@pytest.mark.parametrize(
+    ("findings", "errors", "status"),
+    [((HOSTILE, PLAIN), (), 1), ((), (), 0), ((), ("spell: aspell is missing",), 2)],
+    ids=["findings", "clean", "could-not-run"],
+)
+def test_the_check_step_annotates_summarizes_and_fails_with_the_check(
+    tmp_path: Path, findings: tuple[Finding, ...], errors: tuple[str, ...], status: int
+) -> None:
+    report = _report(*findings, errors=errors)
+    folder = _fake_checkout(tmp_path, json.dumps(report), status)
+    result, summary = _run_check_step(folder)
+    assert result.returncode == status, result.stderr
+    assert (folder / "args").read_text().split()[:3] == ["check", "--format", "json"]
+    assert "summary on stderr" in result.stderr, "the check's own summary reaches the log"
+    assert result.stdout == github.render(Report("check", list(findings)))
+    assert summary == check_report.summary(report, status)
+    assert summary.startswith("### acp-docs check\n")
+    if status == 0:
+        assert "All checks passed" in summary and "|" not in summary
+    elif findings:
+        assert "**2 finding(s)**" in summary and "| Where | Rule | Message |" in summary
+    else:
+        assert "Could not run" in summary and "aspell is missing" in summary
+
+
+def test_the_check_step_fails_when_the_check_stops_before_it_reports(tmp_path: Path) -> None:
+    result, summary = _run_check_step(_fake_checkout(tmp_path, "", 2))
+    assert result.returncode == 2
+    assert "stopped before it reported (exit status 2)" in summary
+    # A report that cannot be read never passes, whatever the status said.
+    assert check_report.main([str(tmp_path / "missing.json"), "--status", "0"]) == 1
+
+
+def test_annotations_are_those_of_the_github_reporter_for_the_same_findings() -> None:
+    report = Report("check", [HOSTILE, PLAIN])
+    assert check_report.annotations(_report(HOSTILE, PLAIN)) == github.render(report)
+    commands = [line for line in github.render(report).splitlines() if line.startswith("::")]
+    assert len(commands) == 2
+
+
+class _Cells(html.parser.HTMLParser):
+    """The tags of an HTML fragment, and the text of each table cell (`<br>` as a newline)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.add(tag)
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+        elif tag == "br" and self._cell is not None:
+            self._cell.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def test_the_summary_escapes_file_names_and_messages_from_the_pull_request() -> None:
+    summary = check_report.summary(_report(HOSTILE, PLAIN), 1)
+    table = [line for line in summary.splitlines() if line.startswith("|")]
+    assert len(table) == 4, "a line break in a message starts no row"
+    for line in table:
+        # GitHub splits a row at every `|` that is not escaped; only the table's own are left.
+        assert line.count("|") == 4, line
+    cells = "".join(line.strip("|") for line in table[2:])
+    for char in "<>`*_[]()\\!":
+        assert char not in cells.replace("<br>", ""), char
+    assert "\u202e" not in summary and "\udce9" not in summary
+    summary.encode("utf-8")
+
+    parsed = _Cells()
+    parsed.feed(markdown.markdown(summary, extensions=["tables"]))
+    assert parsed.tags <= {"h3", "p", "strong", "table", "thead", "tbody", "tr", "th", "td", "br"}
+    header, *rows = parsed.rows
+    assert header == ["Where", "Rule", "Message"]
+    shown = {row[0]: row for row in rows}
+    where = HOSTILE.location()
+    assert shown[where][1] == "rfds/missing-section"
+    message = shown[where][2]
+    assert message.startswith("x | y **bold** <script>alert(1)</script> [link](javascript:")
+    assert "&amp; _u_ \\\n| forged | row |\n::error file=mkdocs.yml::forged" in message
+    assert "\\u202eevil \\udce9" in message, "invisible and unencodable characters shown"
+    assert shown["rfds/a.md:7:1"] == ["rfds/a.md:7:1", "spell", "unknown word: teh"]
+
+
+def test_the_summary_stays_small_however_many_findings_a_pull_request_makes() -> None:
+    many = [Finding(f"rfds/{i}.md", 1, 1, "rfds", "\u202e" * 5000, "") for i in range(2000)]
+    summary = check_report.summary(_report(*many), 1)
+    assert len(summary.encode("utf-8")) < 1024 * 1024 // 2, "GitHub's limit is 1 MiB a step"
+    assert "more finding(s): the step's log lists every one." in summary
+
+
+def test_no_step_of_a_pull_request_job_can_pass_when_it_fails() -> None:
+    for name, job in _jobs().items():
+        assert not job.get("continue-on-error"), name
+        assert job.get("if") in (None, "github.event_name == 'pull_request'"), name
+        for step in job["steps"]:
+            assert not step.get("continue-on-error"), step
+            script = step.get("run", "")
+            assert "|| true" not in script and "set +e" not in script, script
+            assert step.get("if") is None, step
+
+
+def test_the_pull_request_jobs_are_read_only_and_keep_secrets_out() -> None:
     workflow = _load("rfd-lint.yml")
     assert workflow["permissions"] == {"contents": "read"}
-    (job,) = workflow["jobs"].values()
-    assert "permissions" not in job
-    uses = {s.get("uses", "").split("@")[0]: s for s in job["steps"]}
-    assert uses["actions/checkout"]["with"]["persist-credentials"] is False
     assert "secrets." not in (WORKFLOWS / "rfd-lint.yml").read_text()
-    callout = next(s for s in job["steps"] if "mkdocs.yml" in s.get("run", ""))
-    assert "GITHUB_STEP_SUMMARY" in callout["run"]
-    assert "${{" not in callout["run"], "untrusted values reach the script through env only"
+    assert set(workflow["jobs"]) >= {"check", "test", "callout"}
+    for name, job in workflow["jobs"].items():
+        assert "permissions" not in job, name
+        checkouts = [s for s in job["steps"] if s.get("uses", "").startswith("actions/checkout@")]
+        assert checkouts, name
+        for checkout in checkouts:
+            assert checkout["with"]["persist-credentials"] is False, name
+        for script in _runs(job):
+            assert "${{" not in script, "untrusted values reach a script through env only"
+
+
+def test_changes_to_code_are_called_out_in_a_job_summary(tmp_path: Path) -> None:
+    callout = _jobs()["callout"]
+    assert callout["if"] == "github.event_name == 'pull_request'"
+    step = _step(callout, "mkdocs.yml")
+    assert step["env"]["BASE_SHA"] == "${{ github.event.pull_request.base.sha }}"
+    assert next(s for s in callout["steps"] if "uses" in s)["with"]["fetch-depth"] == 0
+
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    git("init", "-q")
+    (tmp_path / "rfds").mkdir()
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "rfds" / "a.md").write_text("# A\n")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    base = git("rev-parse", "HEAD")
+    (tmp_path / "rfds" / "a.md").write_text("# A, edited\n")
+    (tmp_path / "scripts" / "tool.py").write_text("print()\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n")
+    git("add", ".")
+    git("commit", "-qm", "change")
+    summary = tmp_path / "summary.md"
+    env = {**os.environ, "BASE_SHA": base, "GITHUB_STEP_SUMMARY": str(summary)}
+    result = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    text = summary.read_text()
+    assert "### Configuration that runs code changed" in text
+    assert "- `scripts/tool.py`" in text and "- `mkdocs.yml`" in text
+    assert "rfds/a.md" not in text, "content is not called out"
 
 
 def test_pip_and_npm_downloads_are_cached() -> None:
-    (job,) = _load("rfd-lint.yml")["jobs"].values()
-    uses = {s.get("uses", "").split("@")[0]: s for s in job["steps"]}
-    assert uses["actions/setup-node"]["with"]["cache"] == "npm"
-    assert uses["actions/cache"]["with"]["path"] == "~/.cache/pip"
-    assert "requirements.lock" in uses["actions/cache"]["with"]["key"]
+    jobs = _jobs()
+    for name in ("check", "test"):
+        uses = {s.get("uses", "").split("@")[0]: s for s in jobs[name]["steps"]}
+        assert uses["actions/setup-node"]["with"]["cache"] == "npm", name
+        assert uses["actions/cache"]["with"]["path"] == "~/.cache/pip", name
+        assert "requirements.lock" in uses["actions/cache"]["with"]["key"], name
 
 
 def test_publish_deploys_only_after_the_pull_request_checks_pass_on_main() -> None:
