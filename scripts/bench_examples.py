@@ -26,7 +26,8 @@ BLOCKS = [
     ("SessionUpdate (v1, v2)", UPDATE, False),
     ("SessionUpdate (v1)", {**UPDATE, "suggestions": []}, False),
     ("SessionUpdate (v2)", {**UPDATE, "_meta": {"turn": 1}}, False),
-    ("Lenient SessionUpdate (v1, v2): empty text", {**UPDATE, "suggestions": [{"text": ""}]}, True),
+    ("Lenient SessionUpdate (v1, v2): _meta is an object", {**UPDATE, "_meta": 5}, True),
+    ("Invalid SessionUpdate (v1, v2): empty text", {**UPDATE, "suggestions": [{"text": ""}]}, True),
     ("Invalid SessionUpdate (v1, v2): no list", {**UPDATE, "suggestions": None}, True),
     ("PromptSuggestion (v1, v2)", {"text": "Explain the diff"}, False),
     (

@@ -10,6 +10,10 @@ the reader sees too:
 - `title="Lenient SessionUpdate (v2): empty text"`: a counter-example that the
   schema rejects but a receiver keeps, dropping the annotated bad value;
 - `title="Not a payload: ..."`: shown for reading only, not validated.
+
+A member of a payload object that no schema names is reported too
+(`examples/unknown-property`): the schemas accept it, but it is most often a
+typo a receiver silently ignores.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from acp_docs.markdown import (
     rendered_blocks,
 )
 from acp_docs.textfile import UnreadableFile, read_text
-from acp_docs.validate import SchemaSet
+from acp_docs.validate import DispatchError, SchemaSet, define_method_hint
 
 CHECK = "examples"
 JSON_LANGS = frozenset({"json"})
@@ -46,6 +50,24 @@ DECLARATION_HELP = (
 )
 
 MAX_TITLE = 300
+
+V2_RFDS = "rfds/v2/"
+"""Where the RFDs of protocol v2 alone live: their examples are v2 unless they say so."""
+
+
+def page_versions(path: str) -> tuple[str, ...] | None:
+    """The protocol versions every example of the page at `path` is about (None: any)."""
+    return ("v2",) if path.startswith(V2_RFDS) else None
+
+
+def with_versions(title: str, versions: tuple[str, ...]) -> str:
+    """A declaration without `(versions)` given them: `SessionUpdate` -> `SessionUpdate (v2)`."""
+    head, colon, reason = title.partition(":")
+    if "(" in head or head.strip().startswith(NOT_A_PAYLOAD.rstrip(":")):
+        return title
+    return f"{head.rstrip()} ({', '.join(versions)}){colon}{reason}"
+
+
 _JSON_CLASS = re.compile("|".join(f"language-{lang}" for lang in JSON_LANGS), re.I)
 _DEFINITION = re.compile(r"[A-Z][A-Za-z0-9]*")
 _VERSION = re.compile(r"v[0-9]{1,3}")
@@ -128,6 +150,27 @@ class ExampleReport:
         self.blocks += other.blocks
 
 
+def rfd_slug(path: str) -> str | None:
+    """The slug of the RFD a file is (`rfds/<slug>.md`, `rfds/v2/<slug>.md`), else None."""
+    parts = path.split("/")
+    if parts[0] != "rfds" or not parts[-1].endswith(".md") or len(parts) > 3:
+        return None
+    if len(parts) == 3 and parts[1] != "v2":
+        return None
+    slug = parts[-1][: -len(".md")]
+    return None if slug == "TEMPLATE" else slug
+
+
+def dispatch_message(error: DispatchError, path: str, schemas: SchemaSet) -> str:
+    """A dispatch error, with where to define the method when no message has it."""
+    if error.method is None or error.kind is None:
+        return str(error)
+    slug = rfd_slug(path)
+    known = schemas.source_files.get(slug) if slug else None
+    source = known or (f"schema/{slug}/source.yaml" if slug else None)
+    return f"{error}: {define_method_hint(error.method, error.kind, source, known is not None)}"
+
+
 def _parse(block: CodeBlock) -> tuple[Any, tuple[int, int, str] | None]:
     try:
         return jsonparse.loads(block.content), None
@@ -152,9 +195,19 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
     if block.title is None:
         find("undeclared", f"undeclared JSON block: {DECLARATION_HELP}")
         return report
-    declaration = parse_declaration(block.title)
+    only = page_versions(path)
+    title = block.title if only is None else with_versions(block.title, only)
+    declaration = parse_declaration(title)
     if isinstance(declaration, str):
         find("bad-declaration", declaration)
+        return report
+    if only is not None and not set(declaration.protocols) <= set(only):
+        others = ", ".join(v for v in declaration.protocols if v not in only)
+        find(
+            "wrong-version",
+            f"this RFD changes {', '.join(only)} alone: an example of {others} does not belong"
+            " here (move the RFD out of rfds/v2/ if it changes v1 too)",
+        )
         return report
     if not block.closed:
         find("unclosed", "code block is never closed")
@@ -182,10 +235,15 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
                 continue
             else:
                 outcome = schemas.check(protocol, name, payload)
+        except DispatchError as exc:
+            find("dispatch", f"[{protocol} JSON-RPC] {dispatch_message(exc, path, schemas)}")
+            continue
         except UsageError as exc:
             find("dispatch", f"[{protocol} JSON-RPC] {exc}")
             continue
         report.checked[protocol] += 1
+        for unknown in outcome.unknown:
+            find("unknown-property", f"{outcome.label()} {unknown}")
         if declaration.invalid and outcome.valid:
             find(
                 "counter-example-passes",

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import total_ordering
+from typing import Any
+
+FIRST_CHECKS = ("files", "schema")
+"""Checks whose findings sort before every other: a file left out of the build or a
+schema source that cannot be used causes findings elsewhere, so the cause is read first."""
 
 
-@dataclass(frozen=True, order=True)
+@total_ordering
+@dataclass(frozen=True)
 class Finding:
     """A problem found by a check, at a 1-based line and column of a file.
 
     `path` is relative to the repository root, with forward slashes. `rule`
     names the kind of problem (`examples/invalid-payload`); it defaults to the
-    check's name.
+    check's name. Findings sort by file and line, the checks of `FIRST_CHECKS`
+    first.
     """
 
     path: str
@@ -29,6 +37,16 @@ class Finding:
     def location(self) -> str:
         """The `path:line:col` prefix of the finding."""
         return f"{self.path}:{self.line}:{self.col}"
+
+    def sort_key(self) -> tuple[Any, ...]:
+        """The order findings are reported in: causes (`FIRST_CHECKS`) first, then by place."""
+        rank = FIRST_CHECKS.index(self.check) if self.check in FIRST_CHECKS else len(FIRST_CHECKS)
+        return (rank, self.path, self.line, self.col, self.check, self.message, self.rule)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Finding):
+            return NotImplemented
+        return self.sort_key() < other.sort_key()
 
 
 @dataclass(frozen=True)

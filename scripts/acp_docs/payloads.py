@@ -10,7 +10,19 @@ from acp_docs import filetree
 from acp_docs.errors import LocatedError, UsageError
 from acp_docs.findings import Finding
 from acp_docs.textfile import UnreadableFile, load_json
-from acp_docs.validate import DispatchError, Outcome, SchemaSet
+from acp_docs.validate import (
+    DispatchError,
+    Outcome,
+    SchemaSet,
+    define_method_hint,
+    with_unknown,
+)
+
+
+def _dispatch_text(error: DispatchError) -> str:
+    if error.method is None or error.kind is None:
+        return str(error)
+    return f"{error}: {define_method_hint(error.method, error.kind, None, False)}"
 
 
 def _shown(path: Path) -> str:
@@ -23,7 +35,10 @@ def _shown(path: Path) -> str:
 def validate_files(
     schemas: SchemaSet, protocol: str, definition: str | None, files: Sequence[Path]
 ) -> list[tuple[str, Outcome]]:
-    """Check each file; any unreadable or undeclarable file is a UsageError, before any check."""
+    """Check each file; any unreadable or undeclarable file is a UsageError, before any check.
+
+    Members no schema names are among each outcome's problems (`with_unknown`).
+    """
     if definition is not None and not schemas.has(protocol, definition):
         raise UsageError(
             f"unknown definition {definition!r}: no $defs/{definition} in ACP {protocol}"
@@ -39,14 +54,16 @@ def validate_files(
             loaded.append((shown, payload, schemas.dispatch(protocol, payload)))
         except DispatchError as exc:
             raise UsageError(
-                f"{shown}: {exc}; pass --def NAME to validate a payload of a definition"
+                f"{shown}: {_dispatch_text(exc)}; or pass --def NAME to validate a payload of a"
+                " definition"
             ) from None
     results = []
     for shown, payload, name in loaded:
         if definition is None:
-            results.append((shown, schemas.check_message(protocol, payload)))
+            outcome = schemas.check_message(protocol, payload)
         else:
-            results.append((shown, schemas.check(protocol, name, payload)))
+            outcome = schemas.check(protocol, name, payload)
+        results.append((shown, with_unknown(outcome)))
     return results
 
 
@@ -111,7 +128,20 @@ def _check_fixture(
         else:
             outcome = schemas.check(protocol, definition, payload)
     except DispatchError as exc:
-        return finding(f"[{protocol} JSON-RPC] {exc}", "dispatch")
+        return finding(f"[{protocol} JSON-RPC] {_dispatch_text(exc)}", "dispatch")
+    unknown = [
+        Finding(
+            shown, 1, 1, "examples", f"{outcome.label()} {problem}", "fixtures/unknown-property"
+        )
+        for problem in outcome.unknown
+    ]
+    return unknown + _classified(shown, kind, outcome)
+
+
+def _classified(shown: str, kind: str, outcome: Outcome) -> list[Finding]:
+    def finding(message: str, rule: str) -> list[Finding]:
+        return [Finding(shown, 1, 1, "examples", message, "fixtures/" + rule)]
+
     if kind == "valid" and not outcome.valid:
         return [
             Finding(shown, 1, 1, "examples", f"{outcome.label()} {problem}", "fixtures/invalid")

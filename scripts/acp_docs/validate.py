@@ -3,6 +3,10 @@
 A whole JSON-RPC message is never checked against the schema's lax root `anyOf`:
 it is dispatched by `method` to the definition whose `x-method` matches, a request
 (with `id`) to a `...Request`, a notification to a `...Notification`.
+
+Besides what the schema rejects, each outcome lists the members no schema names
+(`acp_docs.unknownprops`): the schemas accept them, so they are not problems of
+validity, but they are most often typos.
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from acp_docs import fastvalid, protocols, receiver, schemacheck
+from acp_docs import fastvalid, protocols, receiver, schemacheck, unknownprops
 from acp_docs.discriminate import discriminate
-from acp_docs.errors import UsageError
+from acp_docs.errors import LocatedError, UsageError
+from acp_docs.findings import Finding
 from acp_docs.receiver import Verdict
-from acp_docs.schema import fragments, merge, source
+from acp_docs.schema import changes, merge, source
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,8 @@ class Outcome:
     problems: tuple[Problem, ...]
     verdict: Verdict | None = None
     """What a receiver does with an invalid payload (None when the payload is valid)."""
+    unknown: tuple[Problem, ...] = ()
+    """Members that no schema applying at their place names (a receiver ignores them)."""
 
     @property
     def valid(self) -> bool:
@@ -58,7 +65,45 @@ class Outcome:
 
 
 class DispatchError(UsageError):
-    """A JSON-RPC message that cannot be matched to a definition."""
+    """A JSON-RPC message that cannot be matched to a definition.
+
+    `method` and `kind` are set when no definition of that kind has the method,
+    so that the caller can say where to define it (`define_method_hint`).
+    """
+
+    def __init__(self, message: str, method: str | None = None, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.method = method
+        self.kind = kind
+
+
+class _Ignored(Verdict):
+    """What a receiver does with members it does not know: it ignores them."""
+
+    def say(self) -> str:
+        return "a receiver ignores a member it does not know and keeps the message"
+
+
+def define_method_hint(method: str, kind: str, source: str | None, exists: bool) -> str:
+    """Where and how to define a method no message has.
+
+    `source` is the schema source of the RFD the message is written in (None
+    outside an RFD); `exists` says whether that file exists yet.
+    """
+    unions = " or ".join(
+        f"{union.definition} (x-side: {union.side})"
+        for union in changes.MESSAGE_UNIONS.values()
+        if union.kind == kind
+    )
+    what = (
+        f"a ...{kind} definition that has `x-method: {method}` and `x-side`, and an"
+        f" `add-message` change that adds it to {unions}; see Tooling > Engine layout"
+    )
+    if source is not None and exists:
+        return f"define it in {source}: {what}"
+    if source is not None:
+        return f"add the method to a schema source: create {source} with {what}"
+    return f"add the method to a schema source, schema/<slug>/source.yaml: {what}"
 
 
 def _split(prefix: str) -> tuple[str, ...]:
@@ -109,6 +154,12 @@ class SchemaSet:
     _compilers: dict[str, fastvalid.Compiler] = field(default_factory=dict)
     _fast: dict[tuple[str, str], fastvalid.Check] = field(default_factory=dict)
     _conditions: dict[str, schemacheck.Condition] = field(default_factory=dict)
+    _finders: dict[str, unknownprops.Finder] = field(default_factory=dict)
+    problems: tuple[Finding, ...] = ()
+    """What kept a source, or its change in one version, out of the merge (see
+    `merge.assemble`); the schema check reports them."""
+    source_files: dict[str, str] = field(default_factory=dict)
+    """The schema source of each RFD that has one, by slug: `schema/<slug>/source.yaml`."""
 
     @classmethod
     def from_sources(
@@ -117,24 +168,34 @@ class SchemaSet:
         """Every version's unstable base (a superset of the stable one) with every RFD merged.
 
         Examples and payloads of any RFD, Completed or not, validate against it.
+        A source with problems, or a change the merge refuses, is left out; the
+        others are merged (`problems` says what was left out and why).
         """
-        schemas = {}
-        for version in protocols.VERSIONS.values():
-            made = [
-                fragments.contribution(s, version.name)
-                for s in sources
-                if version.name in s.versions
-            ]
-            schemas[version.name] = merge.merged(root, version, made, "unstable", meta_check)
-        return cls(schemas)
+        made = merge.assemble(root, sources, meta_check)
+        return cls(
+            dict(made.schemas),
+            problems=made.problems,
+            source_files={s.slug: s.shown for s in sources},
+        )
 
     @classmethod
     def from_repo(cls, root: Path) -> SchemaSet:
-        """The merged schemas of the repository at `root`, from its schema sources."""
+        """The merged schemas of the repository at `root`, from its schema sources.
+
+        For commands that check payloads on their own (`acp-docs validate`,
+        `examples`, `trace`): a source with a problem, or a change the merge
+        refuses, is a UsageError at its line, so the cause is said first.
+        """
         from acp_docs import rfds
         from acp_docs.repo import Repo
 
-        return cls.from_sources(root, rfds.schema_sources(Repo.load(root)))
+        sources = rfds.schema_sources(Repo.load(root))
+        source.refuse_problems(sources)
+        made = cls.from_sources(root, sources)
+        for found in made.problems:
+            if found.rule_id == "schema/merge":
+                raise LocatedError(found.path, found.line, found.col, found.message)
+        return made
 
     @property
     def versions(self) -> tuple[str, ...]:
@@ -204,13 +265,33 @@ class SchemaSet:
             self._fast[key] = self._compiler(protocol).compile({"$ref": f"#/$defs/{name}"})
         return self._fast[key](payload)
 
+    def unknown(
+        self, protocol: str, name: str, payload: Any, prefix: str = ""
+    ) -> tuple[Problem, ...]:
+        """The members of `payload`, a `name` of `protocol`, that no applying schema names."""
+        self.validator(protocol, name)
+        finder = self._finders.get(protocol)
+        if finder is None:
+            finder = unknownprops.Finder(
+                self._dispatched[protocol],
+                lambda schema, instance: self._valid(protocol, schema, instance),
+                protocols.get(protocol).fallback_titles,
+            )
+            self._finders[protocol] = finder
+        return tuple(
+            Problem(prefix + receiver.pointer(found.path), found.message())
+            for found in finder.find(self._dispatched[protocol][name], payload)
+        )
+
     def check(self, protocol: str, name: str, payload: Any, prefix: str = "") -> Outcome:
         """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`.
 
-        An invalid payload's outcome also says what a receiver does with it.
+        An invalid payload's outcome also says what a receiver does with it; every
+        outcome lists the members no schema names (`unknown`).
         """
+        unknown = self.unknown(protocol, name, payload, prefix)
         if self.is_valid(protocol, name, payload):
-            return Outcome(protocol, name, ())
+            return Outcome(protocol, name, (), unknown=unknown)
         problems: list[Problem] = []
         paths: list[tuple[Any, ...]] = []
         validator = self.validator(protocol, name)
@@ -223,7 +304,7 @@ class SchemaSet:
                 paths.append(tuple(cause.absolute_path))
         unique = tuple(dict.fromkeys(problems))
         if not unique:
-            return Outcome(protocol, name, unique)
+            return Outcome(protocol, name, unique, unknown=unknown)
         root = {"$ref": f"#/$defs/{name}"}
         verdict = receiver.classify(
             root,
@@ -234,7 +315,7 @@ class SchemaSet:
         )
         if verdict.kept and prefix:
             verdict = receiver.Verdict(True, tuple((*_split(prefix), *d) for d in verdict.drops))
-        return Outcome(protocol, name, unique, verdict)
+        return Outcome(protocol, name, unique, verdict, unknown)
 
     def by_method(self, protocol: str, method: str) -> list[tuple[str, dict[str, Any]]]:
         """The (name, definition) pairs whose `x-method` is `method`, indexed once per version."""
@@ -258,17 +339,33 @@ class SchemaSet:
         if not isinstance(method, str):
             raise DispatchError("`method` is not a string")
         kind = "Request" if "id" in message else "Notification"
-        matches = sorted(
-            name for name, _d in self.by_method(protocol, method) if name.endswith(kind)
-        )
-        if len(matches) != 1:
-            known = "no" if not matches else "more than one"
-            raise DispatchError(f"{known} ACP {protocol} {kind.lower()} has method {method!r}")
-        return matches[0]
+        named = sorted(name for name, _d in self.by_method(protocol, method))
+        matches = [name for name in named if name.endswith(kind)]
+        if len(matches) > 1:
+            raise DispatchError(
+                f"more than one ACP {protocol} {kind.lower()} has method {method!r}"
+                f" ({', '.join(matches)})"
+            )
+        if matches:
+            return matches[0]
+        other = "Notification" if kind == "Request" else "Request"
+        if any(name.endswith(other) for name in named):
+            fix = "remove its `id`" if kind == "Request" else "give it an `id`"
+            raise DispatchError(
+                f"no ACP {protocol} {kind.lower()} has method {method!r}: it is the method of a"
+                f" {other.lower()}, so {fix}"
+            )
+        raise DispatchError(f"no ACP {protocol} {kind.lower()} has method {method!r}", method, kind)
 
     def check_message(self, protocol: str, message: Any) -> Outcome:
         """Validate a whole JSON-RPC message: its envelope, then its params by method."""
         name = self.dispatch(protocol, message)
+        envelope = ENVELOPE | {"id"} if "id" in message else ENVELOPE
+        unknown = [
+            Problem(receiver.pointer([key]), unknownprops.Unknown((key,), key, envelope).message())
+            for key in message
+            if key not in envelope
+        ]
         problems: list[Problem] = []
         if message.get("jsonrpc") != "2.0":
             problems.append(Problem("/jsonrpc", f"{message.get('jsonrpc')!r} should be '2.0'"))
@@ -280,7 +377,25 @@ class SchemaSet:
         else:
             params = self.check(protocol, name, message["params"], "/params")
             problems.extend(params.problems)
+            unknown.extend(params.unknown)
             if len(problems) == len(params.problems):
-                return Outcome(protocol, name, tuple(problems), params.verdict)
+                return Outcome(protocol, name, tuple(problems), params.verdict, tuple(unknown))
         verdict = receiver.Verdict(False, ()) if problems else None
-        return Outcome(protocol, name, tuple(problems), verdict)
+        return Outcome(protocol, name, tuple(problems), verdict, tuple(unknown))
+
+
+ENVELOPE = frozenset({"jsonrpc", "method", "params"})
+"""The members of a JSON-RPC notification; a request has `id` too."""
+
+
+def with_unknown(outcome: Outcome) -> Outcome:
+    """The outcome with its unknown members as problems, for a command that lists only those.
+
+    An outcome that was valid becomes one a receiver keeps, ignoring the members.
+    """
+    if not outcome.unknown:
+        return outcome
+    verdict = outcome.verdict if outcome.problems else _Ignored(True, ())
+    return Outcome(
+        outcome.protocol, outcome.definition, outcome.problems + outcome.unknown, verdict
+    )

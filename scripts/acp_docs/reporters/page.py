@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 
 from acp_docs import blockmap
-from acp_docs.findings import Finding
+from acp_docs.findings import FIRST_CHECKS, Finding
 
 NOTE_ID = "acp-problem-{}"
 SUMMARY_ID = "acp-problems"
@@ -150,7 +150,9 @@ def _banner(elsewhere: Sequence[Finding], page_urls: Mapping[str, str]) -> str:
     for finding in elsewhere:
         by_path.setdefault(finding.path, []).append(finding)
     items = []
-    for path in sorted(by_path):
+    # Files in the order of their first finding: a schema source that cannot be used
+    # (the cause of findings elsewhere) comes first.
+    for path in sorted(by_path, key=lambda p: min(by_path[p]).sort_key()):
         for number, finding in enumerate(ordered(by_path[path]), start=1):
             where = _where(finding)
             url = page_urls.get(path)
@@ -162,8 +164,10 @@ def _banner(elsewhere: Sequence[Finding], page_urls: Mapping[str, str]) -> str:
                 f" {html.escape(finding.message)}</li>"
             )
     count = len(items)
-    # A long list stays folded so that the page itself remains in view.
-    opened = " open" if count <= BANNER_OPEN_UP_TO else ""
+    # A long list stays folded so that the page itself remains in view, unless it
+    # starts with a cause, such as a schema source that cannot be used.
+    cause = any(f.check in FIRST_CHECKS for f in elsewhere)
+    opened = " open" if count <= BANNER_OPEN_UP_TO or cause else ""
     return (
         f'<details class="acp-problems" id="{BANNER_ID}"{opened}>'
         f"<summary><strong>{count} problem{'s' if count != 1 else ''} elsewhere</strong>"

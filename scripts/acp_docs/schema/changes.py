@@ -10,6 +10,10 @@ A change is a mapping with an `op`:
   the definition the version table names for that scope.
 - `add-property` (`definition`, `property`, `schema`): a new property of any
   object definition.
+- `add-message` (`union`, `definition`, optional `description`): a request,
+  response or notification type in the union of the messages one side sends
+  (`ClientRequest`, `AgentResponse`, ...), so that a JSON-RPC message with its
+  `x-method` dispatches to it.
 - `test`, `add`, `replace`, `remove` (`path`, `value`): RFC 6902 JSON Patch
   operations under `/$defs/`, for anything else; `test` guards the others.
 
@@ -30,6 +34,7 @@ SPECS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "add-variant": (frozenset({"union", "tag", "fields"}), frozenset({"description"})),
     "add-capability": (frozenset({"scope", "property", "schema"}), frozenset()),
     "add-property": (frozenset({"definition", "property", "schema"}), frozenset()),
+    "add-message": (frozenset({"union", "definition"}), frozenset({"description"})),
     "test": (frozenset({"path", "value"}), frozenset()),
     "add": (frozenset({"path", "value"}), frozenset()),
     "replace": (frozenset({"path", "value"}), frozenset()),
@@ -38,6 +43,66 @@ SPECS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 """Each op with its required and optional keys besides `op`."""
 
 PATCH_OPS = frozenset({"test", "add", "replace", "remove"})
+
+STRING_KEYS = ("union", "tag", "fields", "scope", "property", "definition", "path", "description")
+"""The keys whose value must be a string (`schema` is a mapping, `value` any JSON)."""
+
+
+@dataclass(frozen=True)
+class MessageUnion:
+    """A union of the messages one side sends, such as `ClientRequest`.
+
+    `members` is where its list of `{title, allOf: [{$ref}]}` members sits in the
+    definition; `kind` is the suffix of its members' names (`Request`, ...);
+    `side` is the `x-side` of its members: the side that handles them.
+    """
+
+    definition: str
+    members: tuple[str | int, ...]
+    kind: str
+    side: str
+
+    def says(self) -> str:
+        """What the union holds, for a reader: `the requests the Client sends to the Agent`."""
+        sender = "Client" if self.definition.startswith("Client") else "Agent"
+        other = "Agent" if sender == "Client" else "Client"
+        if self.kind == "Response":
+            return f"the {sender}'s responses, whose x-side is {self.side}"
+        return (
+            f"the {self.kind.lower()}s the {sender} sends to the {other}, whose x-side is"
+            f" {self.side}"
+        )
+
+
+_PARAMS = ("properties", "params", "anyOf", 0, "anyOf")
+_RESULT = ("anyOf", 0, "properties", "result", "anyOf")
+MESSAGE_UNIONS: dict[str, MessageUnion] = {
+    union.definition: union
+    for union in (
+        MessageUnion("ClientRequest", _PARAMS, "Request", "agent"),
+        MessageUnion("AgentResponse", _RESULT, "Response", "agent"),
+        MessageUnion("ClientNotification", _PARAMS, "Notification", "agent"),
+        MessageUnion("AgentRequest", _PARAMS, "Request", "client"),
+        MessageUnion("ClientResponse", _RESULT, "Response", "client"),
+        MessageUnion("AgentNotification", _PARAMS, "Notification", "client"),
+    )
+}
+"""The message unions of the published schemas, the same in every version (a test checks
+each against the pinned schemas). `x-side` is the side that implements the method: a
+request the Client sends (`ClientRequest`) is a method of the Agent, so its `x-side` is
+`agent`, and so is that of the Agent's response to it (in `AgentResponse`)."""
+
+MESSAGE_KINDS = ("Request", "Response", "Notification")
+
+
+def message_kind(name: str) -> str | None:
+    """`Request`, `Response` or `Notification` for a definition named like a message."""
+    return next((kind for kind in MESSAGE_KINDS if name.endswith(kind) and name != kind), None)
+
+
+def message_union(kind: str, side: str) -> MessageUnion | None:
+    """The union a message of `kind` handled by `side` belongs in (None for other sides)."""
+    return next((u for u in MESSAGE_UNIONS.values() if u.kind == kind and u.side == side), None)
 
 
 class MergeRefused(UsageError):
@@ -77,37 +142,81 @@ class Change:
         return {"op": self.op, **self.args}
 
 
-PRIMARY = {"add-variant": "union", "add-capability": "scope", "add-property": "definition"}
+PRIMARY = {
+    "add-variant": "union",
+    "add-capability": "scope",
+    "add-property": "definition",
+    "add-message": "union",
+}
 """The key a refused change is reported at (JSON Patch operations: `path`)."""
 
 
+def _takes(op: str) -> str:
+    required, optional = SPECS[op]
+    keys = sorted(required)
+    if optional:
+        keys += [f"optionally {key}" for key in sorted(optional)]
+    return ", ".join(keys)
+
+
 def parse(raw: Any, shown: str, line: int, key_lines: dict[str, int] | None = None) -> Change:
-    """A change from its mapping; a LocatedError at `shown:line` when malformed."""
+    """A change from its mapping; a LocatedError at the line of what is wrong when malformed."""
+    lines = dict(key_lines or {})
 
-    def bad(reason: str) -> LocatedError:
-        return LocatedError(shown, line, 1, reason)
+    def bad(reason: str, key: str | None = None) -> LocatedError:
+        return LocatedError(shown, lines.get(key, line) if key else line, 1, reason)
 
-    if not isinstance(raw, dict) or not isinstance(raw.get("op"), str):
-        raise bad("a change is a mapping with an `op`")
+    known = ", ".join(SPECS)
+    if not isinstance(raw, dict):
+        raise bad(f"a change is a mapping with an `op` (one of {known})")
+    if "op" not in raw:
+        raise bad(f"a change is missing its required key `op` (one of {known})")
     op = raw["op"]
-    if op not in SPECS:
-        raise bad(f"unknown op {op!r} (known: {', '.join(SPECS)})")
+    if not isinstance(op, str) or op not in SPECS:
+        raise bad(f"unknown op {op!r} (known: {known})", "op")
     required, optional = SPECS[op]
     keys = set(raw) - {"op"}
-    if required - keys:
-        raise bad(f"`{op}` needs {', '.join(sorted(required - keys))}")
-    if keys - required - optional:
-        raise bad(f"`{op}` does not take {', '.join(sorted(keys - required - optional))}")
+    missing = sorted(required - keys)
+    if missing:
+        named = ", ".join(f"`{key}`" for key in missing)
+        plural = "keys" if len(missing) > 1 else "key"
+        raise bad(f"`{op}` change is missing required {plural} {named} (it takes {_takes(op)})")
+    extra = sorted(keys - required - optional)
+    if extra:
+        raise bad(f"`{op}` does not take `{extra[0]}` (it takes {_takes(op)})", extra[0])
     args = {key: raw[key] for key in raw if key != "op"}
-    for key in ("union", "tag", "fields", "scope", "property", "definition", "path", "description"):
+    for key in STRING_KEYS:
         if key in args and not isinstance(args[key], str):
-            raise bad(f"`{key}` must be a string")
+            raise bad(f"`{key}` must be a string", key)
     if "schema" in args and not isinstance(args["schema"], dict):
-        raise bad("`schema` must be a JSON Schema object")
-    change = Change(op, args, shown, line, dict(key_lines or {}))
+        raise bad("`schema` must be a JSON Schema object (a mapping)", "schema")
+    change = Change(op, args, shown, line, lines)
     if op in PATCH_OPS:
         _pointer(change)
     return change
+
+
+def version_problem(change: Change, version: ProtocolVersion) -> tuple[str, str] | None:
+    """(key, reason) when the change names a union or scope `version` does not have."""
+    args = change.args
+    if change.op == "add-variant" and args["union"] not in version.unions:
+        known = ", ".join(sorted(version.unions)) or "none"
+        return "union", (
+            f"`union: {args['union']}` names no discriminated union of ACP {version.name}"
+            f" (known: {known})"
+        )
+    if change.op == "add-capability" and args["scope"] not in version.capabilities:
+        known = ", ".join(
+            repr(s) + (" (the top level)" if not s else "") for s in sorted(version.capabilities)
+        )
+        return "scope", (
+            f"`scope: {args['scope']!r}` names no Client capability scope of ACP"
+            f" {version.name} (known: {known})"
+        )
+    if change.op == "add-message" and args["union"] not in MESSAGE_UNIONS:
+        known = ", ".join(MESSAGE_UNIONS)
+        return "union", f"`union: {args['union']}` names no message union (known: {known})"
+    return None
 
 
 def _pointer(change: Change) -> list[str]:
@@ -115,7 +224,7 @@ def _pointer(change: Change) -> list[str]:
     if not path.startswith("/$defs/") or path == "/$defs/":
         raise LocatedError(
             change.shown,
-            change.line,
+            change.line_of("path"),
             1,
             f"JSON Patch paths must point under /$defs/, not {path!r}",
         )
@@ -132,6 +241,8 @@ def place(change: Change, version: ProtocolVersion) -> tuple[str, ...]:
         return ("$defs", definition, "properties", args["property"])
     if change.op == "add-property":
         return ("$defs", args["definition"], "properties", args["property"])
+    if change.op == "add-message":
+        return ("$defs", args["union"], f"member {args['definition']!r}")
     # A JSON Patch operation claims the whole definition it touches.
     return tuple(_pointer(change)[:2])
 
@@ -220,6 +331,51 @@ def _add_property(defs: dict[str, Any], definition: str, change: Change) -> None
     props[name] = copy.deepcopy(change.args["schema"])
 
 
+def message_members(definition: Any, union: MessageUnion) -> list[Any] | None:
+    """The list of members of a message union's definition (None when it is not there)."""
+    node = definition
+    for part in union.members:
+        if isinstance(part, int):
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+        else:
+            node = node.get(part) if isinstance(node, dict) else None
+    return node if isinstance(node, list) else None
+
+
+def member_refs(members: list[Any]) -> list[str]:
+    """The definition each member of a message union refers to."""
+    out = []
+    for member in members:
+        every = member.get("allOf") if isinstance(member, dict) else None
+        ref = every[0].get("$ref") if isinstance(every, list) and every else None
+        if isinstance(ref, str) and isinstance(every[0], dict):
+            out.append(ref.removeprefix("#/$defs/"))
+    return out
+
+
+def _add_message(defs: dict[str, Any], change: Change) -> None:
+    args = change.args
+    union = MESSAGE_UNIONS[args["union"]]
+    members = message_members(defs.get(union.definition), union)
+    if members is None:
+        where = "/".join(str(part) for part in union.members)
+        raise MergeRefused(
+            f"base $defs/{union.definition} has no member list at {where}: not a shape this"
+            " merge recognises"
+        )
+    name = args["definition"]
+    if name in member_refs(members):
+        raise MergeRefused(f"base $defs/{union.definition} already has {name} (already merged?)")
+    member: dict[str, Any] = {"title": name}
+    if args.get("description"):
+        member["description"] = args["description"]
+    member["allOf"] = [{"$ref": f"#/$defs/{name}"}]
+    # The extension catch-all (ExtRequest, ...) stays last, as upstream keeps it.
+    refs = member_refs(members)
+    last_is_ext = bool(refs) and len(refs) == len(members) and refs[-1].startswith("Ext")
+    members.insert(len(members) - 1 if last_is_ext else len(members), member)
+
+
 def _parent(doc: Any, parts: list[str], change: Change) -> tuple[Any, str]:
     node = doc
     for part in parts[:-1]:
@@ -274,6 +430,8 @@ def apply(merged: dict[str, Any], change: Change, version: ProtocolVersion) -> N
             _add_property(defs, definition, change)
         elif change.op == "add-property":
             _add_property(defs, change.args["definition"], change)
+        elif change.op == "add-message":
+            _add_message(defs, change)
         else:
             _patch(merged, change)
     except MergeRefused as exc:

@@ -8,7 +8,7 @@ version and the ordered changes to published definitions.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from acp_docs import jsonfmt, protocols, schemacheck
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.schema import changes
+from acp_docs.schema import source as source_module
 from acp_docs.schema.source import SchemaSource
 from acp_docs.textfile import read_text, write_atomic
 
@@ -38,18 +39,27 @@ class Contribution:
     definitions: dict[str, Any]
     changes: tuple[changes.Change, ...]
     channel: str = "unstable"
+    definition_lines: dict[str, int] = field(default_factory=dict, compare=False)
+    """The line of the source each new definition starts at."""
+
+    def line_of(self, definition: str) -> int:
+        """The line of the source that defines `definition` (1 if unknown)."""
+        return self.definition_lines.get(definition, 1)
 
 
 def _mark_unstable(value: dict[str, Any], key: str = "description") -> dict[str, Any]:
     text = value.get(key) or ""
-    if not text.startswith(protocols.UNSTABLE_NOTE):
-        value = {**value, key: protocols.UNSTABLE_NOTE + text}
+    if not text.startswith(protocols.UNSTABLE_NOTE.rstrip()):
+        value = {
+            **value,
+            key: (protocols.UNSTABLE_NOTE + text) if text else protocols.UNSTABLE_NOTE.rstrip(),
+        }
     return value
 
 
 def _unstable_change(raw: dict[str, Any]) -> dict[str, Any]:
-    """A change as upstream writes unstable ones: its new branch or field marked."""
-    if raw.get("op") == "add-variant":
+    """A change as upstream writes unstable ones: its new branch, member or field marked."""
+    if raw.get("op") in ("add-variant", "add-message"):
         return _mark_unstable(raw)
     if raw.get("op") in ("add-capability", "add-property") and isinstance(raw.get("schema"), dict):
         return {**raw, "schema": _mark_unstable(raw["schema"])}
@@ -58,6 +68,8 @@ def _unstable_change(raw: dict[str, Any]) -> dict[str, Any]:
 
 def contribution(source: SchemaSource, version: str) -> Contribution:
     """The change of `source` for `version`, every construct resolved and checked."""
+    if source.problems:
+        raise source.problems[0]
     resolved = source.resolve(version)
     for name, definition in resolved.definitions.items():
         for where, reason in schemacheck.problems(definition):
@@ -79,7 +91,10 @@ def contribution(source: SchemaSource, version: str) -> Contribution:
         )
         for pointer, raw in raws
     )
-    return Contribution(source.slug, version, source.shown, definitions, parsed, source.channel)
+    lines = {name: source.line(f"/definitions/{name}") for name in definitions}
+    return Contribution(
+        source.slug, version, source.shown, definitions, parsed, source.channel, lines
+    )
 
 
 def build(source: SchemaSource, version: str) -> dict[str, Any]:
@@ -122,32 +137,41 @@ def stale_paths(source: SchemaSource) -> list[Path]:
 
 
 def generate(sources: list[SchemaSource]) -> list[Path]:
-    """Write every fragment, remove stale ones; return the paths that changed."""
-    rendered = [(fragment_path(s, v), render(s, v)) for s in sources for v in s.versions]
+    """Write every fragment, remove stale ones; return the paths that changed.
+
+    A source with problems is left as it is (its fragments neither written nor
+    removed); once the others are written, its first problem is raised.
+    """
+    usable = [s for s in sources if s.usable]
+    rendered = [(fragment_path(s, v), render(s, v)) for s in usable for v in s.versions]
     changed = []
     for path, text in rendered:
         if path.is_symlink() or not path.is_file() or path.read_text(encoding="utf-8") != text:
             write_atomic(path, text)
             changed.append(path)
-    for source in sources:
+    for source in usable:
         for path in stale_paths(source):
             path.unlink()
             changed.append(path)
+    source_module.refuse_problems(sources)
     return changed
 
 
 @dataclass(frozen=True)
 class Drift:
-    """A committed fragment that differs from what its source generates."""
+    """A problem of the schema check: a source that cannot be used, a change the merge
+    refuses, a message type left unreachable, or a committed fragment that differs from
+    what its source generates (`schema/drift`), each at its line."""
 
     shown: str
     line: int
     diff: str
     reason: str = "fragment differs from its source; run `acp-docs schema generate`"
+    rule: str = "schema/drift"
 
     def finding(self) -> Finding:
-        """The drift as a finding at its first differing line."""
-        return Finding(self.shown, self.line, 1, CHECK, self.reason, "schema/drift")
+        """The problem as a finding at its line."""
+        return Finding(self.shown, self.line, 1, CHECK, self.reason, self.rule)
 
 
 def _first_difference(old: list[str], new: list[str]) -> int:
@@ -158,39 +182,61 @@ def _first_difference(old: list[str], new: list[str]) -> int:
 
 
 def check(root: Path, sources: list[SchemaSource]) -> list[Drift]:
-    """Every fragment that is missing, stale or not what its source generates. Never writes."""
+    """Every problem of the schema sources and their fragments. Never writes.
+
+    First what keeps a source from being used, then what the merge refuses and
+    what leaves a message type unreachable (`merge.assemble`), then each
+    fragment that is missing, stale or not what its source generates.
+    """
+    from acp_docs.schema import merge
+
+    drifts = [
+        Drift(problem.path, problem.line, "", problem.reason, "schema/source")
+        for source in sources
+        for problem in source.problems
+    ]
+    usable = [source for source in sources if source.usable]
+    drifts += [
+        Drift(found.path, found.line, "", found.message, found.rule_id)
+        for found in merge.assemble(root, sources).problems
+    ]
+    for source in usable:
+        drifts += _drift(root, source)
+    return drifts
+
+
+def _drift(root: Path, source: SchemaSource) -> list[Drift]:
     drifts = []
-    for source in sources:
-        for version in source.versions:
-            path = fragment_path(source, version)
-            shown = path.relative_to(root).as_posix()
-            expected = render(source, version).splitlines(keepends=True)
-            if not path.is_file() or path.is_symlink():
-                drifts.append(
-                    Drift(shown, 1, "", f"{shown} is missing: run `acp-docs schema generate`")
-                )
-                continue
-            try:
-                actual = read_text(path, shown).splitlines(keepends=True)
-            except UsageError as exc:
-                drifts.append(Drift(shown, 1, "", str(exc)))
-                continue
-            if actual != expected:
-                diff = "".join(
-                    difflib.unified_diff(
-                        actual, expected, f"{shown} (committed)", f"{shown} (generated)", n=1
-                    )
-                )
-                drifts.append(Drift(shown, _first_difference(actual, expected), diff))
-        for path in stale_paths(source):
-            shown = path.relative_to(root).as_posix()
+    for version in source.versions:
+        path = fragment_path(source, version)
+        shown = path.relative_to(root).as_posix()
+        expected = render(source, version).splitlines(keepends=True)
+        if not path.is_file() or path.is_symlink():
             drifts.append(
-                Drift(
-                    shown,
-                    1,
-                    "",
-                    f"{shown}: {source.shown} does not target {path.stem}; remove it"
-                    " (`acp-docs schema generate` does)",
+                Drift(shown, 1, "", f"{shown} is missing: run `acp-docs schema generate`")
+            )
+            continue
+        try:
+            actual = read_text(path, shown).splitlines(keepends=True)
+        except UsageError as exc:
+            drifts.append(Drift(shown, 1, "", str(exc)))
+            continue
+        if actual != expected:
+            diff = "".join(
+                difflib.unified_diff(
+                    actual, expected, f"{shown} (committed)", f"{shown} (generated)", n=1
                 )
             )
+            drifts.append(Drift(shown, _first_difference(actual, expected), diff))
+    for path in stale_paths(source):
+        shown = path.relative_to(root).as_posix()
+        drifts.append(
+            Drift(
+                shown,
+                1,
+                "",
+                f"{shown}: {source.shown} does not target {path.stem}; remove it"
+                " (`acp-docs schema generate` does)",
+            )
+        )
     return drifts

@@ -3,27 +3,45 @@
 The base is never changed. Two RFDs that claim overlapping places are refused
 with both named; a base that does not look as a change expects is refused; a
 `$ref` that leaves the document or names a missing definition is refused.
+
+`merge` and `merged` refuse the whole merge on the first problem (`acp-docs
+schema merge`). `assemble`, which the checks and the site use, leaves out each
+RFD whose change is refused, merges the others, and returns the problems as
+findings at their lines, with the message types a source leaves unreachable.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from acp_docs import protocols, schemacheck
-from acp_docs.errors import UsageError
+from acp_docs import memo, protocols, schemacheck
+from acp_docs.errors import LocatedError, UsageError
+from acp_docs.findings import Finding
 from acp_docs.protocols import ProtocolVersion
-from acp_docs.schema import changes
+from acp_docs.schema import changes, fragments
+from acp_docs.schema import source as source_module
 from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.fragments import Contribution
+from acp_docs.schema.source import SchemaSource
 from acp_docs.textfile import load_json
 
-__all__ = ["MergeRefused", "base_inputs", "default_base", "load_base", "merge", "merged"]
+__all__ = [
+    "Assembly",
+    "MergeRefused",
+    "assemble",
+    "base_inputs",
+    "default_base",
+    "load_base",
+    "merge",
+    "merged",
+]
 
 PROVENANCE_KEY = "x-acp-merged"
 
@@ -67,9 +85,20 @@ def merged(
     channel: str,
     meta_check: bool = True,
     base: Path | None = None,
+    refuse_problems: bool | None = None,
 ) -> dict[str, Any]:
     """The base of `channel` (pinned, or the file `base`) with its RFDs merged in, saying where
-    it comes from."""
+    it comes from.
+
+    With `refuse_problems` (by default, when `meta_check` is on: a schema published on
+    its own, as `acp-docs schema merge` writes it), a schema source of the repository at
+    `root` that has problems refuses the merge with its first problem, at its line: the
+    result must not silently leave an RFD out. The site's build turns it off and
+    reports those problems as findings instead (`fragments.check`).
+    """
+    strict = meta_check if refuse_problems is None else refuse_problems
+    if strict:
+        source_module.refuse_problems(source_module.load_all(root, root / "schema"))
     loaded = load_base(root, version, base, channel=channel)
     made = chosen(contributions, channel)
     result = merge(loaded, made, version, meta_check=meta_check)
@@ -110,12 +139,21 @@ def load_base(
     return data
 
 
+def _claims(made: Contribution, version: ProtocolVersion) -> list[tuple[tuple[str, ...], int]]:
+    """Each place the contribution claims, with the line of the source that claims it."""
+    mine = [(("$defs", name), made.line_of(name)) for name in made.definitions]
+    mine += [
+        (changes.place(change, version), change.line_of(changes.PRIMARY.get(change.op, "path")))
+        for change in made.changes
+    ]
+    return mine
+
+
 def _refuse_conflicts(contributions: Sequence[Contribution], version: ProtocolVersion) -> None:
     claimed: list[tuple[tuple[str, ...], Contribution]] = []
     for made in contributions:
-        mine = [("$defs", name) for name in made.definitions]
-        mine += [changes.place(change, version) for change in made.changes]
-        for place in mine:
+        mine = _claims(made, version)
+        for place, line in mine:
             for other_place, other in claimed:
                 if other.rfd != made.rfd and changes.overlaps(place, other_place):
                     raise MergeRefused(
@@ -124,8 +162,9 @@ def _refuse_conflicts(contributions: Sequence[Contribution], version: ProtocolVe
                         f" in ACP {version.name}: only one RFD may change a place; agree on one"
                         " change or build one RFD on the other",
                         made.shown,
+                        line,
                     )
-        claimed.extend((place, made) for place in mine)
+        claimed.extend((place, made) for place, _line in mine)
 
 
 def _refs(node: Any) -> Iterator[str]:
@@ -142,28 +181,32 @@ def _refs(node: Any) -> Iterator[str]:
 
 
 def _refuse_dangling(made: Contribution, merged_defs: dict[str, Any]) -> None:
-    sources = [*made.definitions.values(), *(c.args for c in made.changes)]
-    for ref in _refs(sources):
-        name = ref.removeprefix("#/$defs/")
-        if not ref.startswith("#/$defs/") or "/" in name:
-            raise MergeRefused(
-                f"$ref {ref!r} leaves the schema; only #/$defs/<Name> is allowed"
-                " (nothing is ever retrieved)",
-                made.shown,
-            )
-        if name not in merged_defs:
-            raise MergeRefused(
-                f"$ref {ref!r} names no definition in ACP {made.version}", made.shown
-            )
-    for _where, reason in schemacheck.problems(sources):
-        raise MergeRefused(reason, made.shown)
+    items = [(d, made.line_of(name)) for name, d in made.definitions.items()]
+    items += [(c.args, c.line) for c in made.changes]
+    for item, line in items:
+        for ref in _refs(item):
+            name = ref.removeprefix("#/$defs/")
+            if not ref.startswith("#/$defs/") or "/" in name:
+                raise MergeRefused(
+                    f"$ref {ref!r} leaves the schema; only #/$defs/<Name> is allowed"
+                    " (nothing is ever retrieved)",
+                    made.shown,
+                    line,
+                )
+            if name not in merged_defs:
+                raise MergeRefused(
+                    f"$ref {ref!r} names no definition in ACP {made.version}", made.shown, line
+                )
+        for _where, reason in schemacheck.problems(item):
+            raise MergeRefused(reason, made.shown, line)
     for change in made.changes:
-        fields = change.args.get("fields") if change.op == "add-variant" else None
-        if fields is not None and fields not in merged_defs:
+        key = {"add-variant": "fields", "add-message": "definition"}.get(change.op)
+        name = change.args.get(key) if key else None
+        if name is not None and name not in merged_defs:
             raise MergeRefused(
-                f"`fields: {fields}` names no definition in ACP {made.version}",
+                f"`{key}: {name}` names no definition in ACP {made.version}",
                 change.shown,
-                change.line_of("fields"),
+                change.line_of(key),
             )
 
 
@@ -186,7 +229,10 @@ def merge(
         for name in made.definitions:
             if name in defs:
                 raise MergeRefused(
-                    f"base schema already defines $defs/{name} (already merged?)", made.shown
+                    f"base schema already defines $defs/{name} (already merged?): choose"
+                    " another name",
+                    made.shown,
+                    made.line_of(name),
                 )
         for change in made.changes:
             changes.apply(merged, change, version)
@@ -201,3 +247,168 @@ def merge(
                 f"merged ACP {version.name} schema fails the 2020-12 meta-schema: {exc.message}"
             ) from None
     return merged
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """Each version's unstable base with every RFD that merges, and what kept the others out.
+
+    `problems` are findings of the `schema` check, at the lines of the sources:
+    `schema/merge` for a change the merge refuses (that RFD is left out of that
+    version), `schema/message` for a request, response or notification type that
+    no JSON-RPC message can reach. The schemas are shared: never change them.
+    """
+
+    schemas: dict[str, dict[str, Any]]
+    problems: tuple[Finding, ...]
+
+
+def assemble(root: Path, sources: Sequence[SchemaSource], meta_check: bool = False) -> Assembly:
+    """Every usable source merged into each version's unstable base; kept while its inputs stay.
+
+    A source with problems is left out (the schema check reports them); so is,
+    in one version, a source whose change that version's merge refuses. The
+    others merge as if it were not there.
+    """
+    parts = tuple((s.slug, s.shown, s.channel, s.digest, s.usable) for s in sources)
+    if any(not s.digest for s in sources):
+        return _assemble(root, sources, meta_check)
+    key = (str(root), meta_check, parts, memo.digest_of(base_inputs(root)))
+    return memo.remembered("assembly", key, lambda: _assemble(root, sources, meta_check))
+
+
+def _assemble(root: Path, sources: Sequence[SchemaSource], meta_check: bool) -> Assembly:
+    found: dict[tuple[str, int, str, str], set[str]] = {}
+    targets = {s.shown: set(s.versions) for s in sources}
+
+    def record(path: str, line: int, message: str, rule: str, version: str) -> None:
+        key = (path, line, source_module.unversioned(message, version), rule)
+        found.setdefault(key, set()).add(version)
+
+    schemas = {}
+    for version in protocols.VERSIONS.values():
+        made = []
+        for source in sources:
+            if source.usable and version.name in source.versions:
+                try:
+                    made.append(fragments.contribution(source, version.name))
+                except LocatedError as exc:
+                    record(exc.path, exc.line, exc.reason, "schema/source", version.name)
+        while True:
+            try:
+                result = merged(root, version, made, "unstable", meta_check, refuse_problems=False)
+                break
+            except MergeRefused as exc:
+                culprit = next((c for c in made if exc.path and c.shown == exc.path), None)
+                if culprit is None:
+                    raise
+                record(culprit.shown, exc.line, exc.reason, "schema/merge", version.name)
+                made.remove(culprit)
+        schemas[version.name] = result
+        for contribution in made:
+            for line, message in message_problems(contribution, result["$defs"]):
+                record(contribution.shown, line, message, "schema/message", version.name)
+    problems = []
+    for (path, line, template, rule), versions in found.items():
+        message = source_module.versioned(template, versions, targets.get(path, set()))
+        problems.append(Finding(path, line, 1, fragments.CHECK, message, rule))
+    return Assembly(schemas, tuple(sorted(set(problems))))
+
+
+def message_problems(made: Contribution, defs: dict[str, Any]) -> list[tuple[int, str]]:
+    """(line, message) for each new definition named like a message that no message reaches.
+
+    A definition whose name ends in `Request`, `Response` or `Notification` is a
+    message type: it needs `x-method` and `x-side`, and an `add-message` change
+    (or JSON Patch) that puts it in the union of its kind and side, such as
+    `ClientRequest` for a request the Agent handles; a request or notification
+    needs a method no other one of its kind has.
+    """
+    out: list[tuple[int, str]] = []
+    sides = {d.get("x-side") for d in defs.values() if isinstance(d, dict)} - {None}
+    for name, definition in made.definitions.items():
+        kind = changes.message_kind(name)
+        if kind is None or not isinstance(definition, dict):
+            continue
+        line = made.line_of(name)
+        method, side = definition.get("x-method"), definition.get("x-side")
+        missing = [
+            k
+            for k, v in (("x-method", method), ("x-side", side))
+            if not isinstance(v, str) or not v
+        ]
+        if missing:
+            needs = " and ".join(f"`{key}`" for key in missing)
+            out.append(
+                (
+                    line,
+                    f"`{name}` is named like a {kind.lower()}, so it needs {needs}: `x-method` is"
+                    " its JSON-RPC method (such as session/rename); `x-side` is the side that"
+                    " implements the method, `agent` for a request the Client sends and the"
+                    " Agent's response to it, `client` for the other way round",
+                )
+            )
+            continue
+        if side not in sides:
+            known = ", ".join(sorted(str(s) for s in sides))
+            out.append(
+                (line, f"`{name}` has x-side {side!r}, which no message has (known: {known})")
+            )
+            continue
+        union = changes.message_union(kind, side)
+        if union is not None:
+            out += _union_problems(name, kind, side, union, defs, line)
+        if kind != "Response":
+            same = sorted(
+                other
+                for other, d in defs.items()
+                if other != name
+                and changes.message_kind(other) == kind
+                and isinstance(d, dict)
+                and d.get("x-method") == method
+            )
+            if same:
+                out.append(
+                    (
+                        line,
+                        f"`{name}` has x-method {method!r}, which {same[0]} already has: a"
+                        f" message is dispatched by its method, so each {kind.lower()} needs its"
+                        " own",
+                    )
+                )
+    return out
+
+
+def _union_problems(
+    name: str,
+    kind: str,
+    side: str,
+    union: changes.MessageUnion,
+    defs: dict[str, Any],
+    line: int,
+) -> list[tuple[int, str]]:
+    members = changes.message_members(defs.get(union.definition), union)
+    if members is None or name in changes.member_refs(members):
+        return []
+    elsewhere = [
+        other.definition
+        for other in changes.MESSAGE_UNIONS.values()
+        if name
+        in changes.member_refs(changes.message_members(defs.get(other.definition), other) or [])
+    ]
+    if elsewhere:
+        return [
+            (
+                line,
+                f"`{name}` is in {elsewhere[0]}, but its x-side is {side!r}: it belongs in"
+                f" {union.definition}, {union.says()}",
+            )
+        ]
+    return [
+        (
+            line,
+            f"`{name}` is in no message union, so no JSON-RPC message reaches it: add the change"
+            f" `{{op: add-message, union: {union.definition}, definition: {name}}}`"
+            f" ({union.definition} holds {union.says()})",
+        )
+    ]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from acp_docs.escaping import literal, prose
 from acp_docs.protocols import ProtocolVersion
-from acp_docs.schema.changes import Change
+from acp_docs.schema.changes import MESSAGE_UNIONS, Change
 from acp_docs.schema.fragments import Contribution
 
 
@@ -95,6 +95,17 @@ def _change(change: Change, version: ProtocolVersion, local: set[str], level: st
             definition = args["definition"]
         head = f"{level} `{definition}`: the `{_code(args['property'])}` field"
         return [head, "", *_table({args["property"]: args["schema"]}, set(), local)]
+    if change.op == "add-message":
+        union = MESSAGE_UNIONS[args["union"]]
+        head = f"{level} `{union.definition}`: {_link(args['definition'], local)}"
+        return [
+            head,
+            "",
+            f"A new member of `{union.definition}`, {_code(union.says())}: a JSON-RPC message"
+            f" with the `x-method` of {_link(args['definition'], local)} is checked against it.",
+            "",
+            *_paragraphs(args.get("description")),
+        ]
     verb = {"test": "requires", "add": "adds", "replace": "replaces", "remove": "removes"}
     path = _code(args["path"])
     return [
@@ -110,19 +121,27 @@ def render(
     version: ProtocolVersion,
     titles: dict[str, str],
     rfd_link: str,
+    pages: dict[str, str] | None = None,
 ) -> str:
     """The reference body for one version: each RFD's changes, then its new definitions.
 
     `titles` maps an RFD's slug to its title; `rfd_link` is the relative link
-    prefix of RFD pages from the page being rendered (`../rfds/`).
+    prefix of RFD pages from the page being rendered (`../rfds/`); `pages` maps
+    a slug to its page under that prefix when it is not `<slug>.md` (a v2 RFD's
+    `v2/<slug>.md`).
     """
+    pages = pages or {}
+
+    def page(slug: str) -> str:
+        return rfd_link + pages.get(slug, f"{slug}.md")
+
     if not contributions:
         return f"No RFD changes the ACP {version.name} schema.\n"
     out: list[str] = []
     for made in contributions:
         title = literal(titles.get(made.rfd, made.rfd))
         local = set(made.definitions)
-        out += [f"## {title}", "", f"From the RFD [{title}]({rfd_link}{made.rfd}.md).", ""]
+        out += [f"## {title}", "", f"From the RFD [{title}]({page(made.rfd)}).", ""]
         if made.changes:
             out += ["### Changes to published definitions", ""]
             for change in made.changes:
@@ -137,16 +156,16 @@ def render(
                 out += _table(props, set(definition.get("required") or []), local)
             else:
                 out += ["No fields: the empty object `{}` is the whole value.", ""]
-    return _local_rfd_links("\n".join(out).rstrip("\n") + "\n", titles, rfd_link)
+    return _local_rfd_links("\n".join(out).rstrip("\n") + "\n", titles, page)
 
 
 _UPSTREAM_RFD = re.compile(r"\]\(https://agentclientprotocol\.com/rfds/([a-z0-9-]+)/?\)")
 
 
-def _local_rfd_links(text: str, titles: dict[str, str], rfd_link: str) -> str:
+def _local_rfd_links(text: str, titles: dict[str, str], page: Callable[[str], str]) -> str:
     """Links to an RFD's future upstream page point at its page on this site.
 
     A schema description links `https://agentclientprotocol.com/rfds/<slug>`,
     where the RFD will live once upstream; until then that page does not exist.
     """
-    return _UPSTREAM_RFD.sub(lambda m: f"]({rfd_link}{m[1]}.md)" if m[1] in titles else m[0], text)
+    return _UPSTREAM_RFD.sub(lambda m: f"]({page(m[1])})" if m[1] in titles else m[0], text)
