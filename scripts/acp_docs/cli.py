@@ -66,7 +66,7 @@ def cmd_schema_check(args: argparse.Namespace) -> int:
         if drift.diff:
             _say(drift.diff.rstrip("\n"))
     _say(
-        f"{len(drifts)} fragment(s) differ from their source"
+        f"{len(drifts)} problem(s) in the schema sources and their fragments"
         if drifts
         else "fragments match their sources"
     )
@@ -223,7 +223,21 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     repo = Repo.load()
     v2 = args.protocol == "v2"
+    config_before = repo.config_text
     written = scaffold.new_rfd(repo, args.slug, args.title, args.author, args.minimal, v2)
+    if args.schema:
+        from acp_docs.repo import CONFIG_NAME
+        from acp_docs.schema.scaffold import write_example_source
+        from acp_docs.textfile import write_atomic
+
+        versions = ["v2"] if v2 else list(protocols.NAMES)
+        try:
+            written += write_example_source(repo.root, args.slug, args.title, versions)
+        except BaseException:
+            # All or nothing: the RFD and its nav entry go when its schema cannot be written.
+            written[0].unlink(missing_ok=True)
+            write_atomic(repo.root / CONFIG_NAME, config_before)
+            raise
     for path in written:
         _say(f"wrote {repo.relative(path)}")
     _say(f"next: edit {repo.relative(written[0])}, then run `acp-docs check`")
@@ -381,6 +395,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--minimal",
         action="store_true",
         help="only the sections a Draft needs: elevator pitch, status quo, revision history",
+    )
+    new.add_argument(
+        "--schema",
+        action="store_true",
+        help="also write schema/SLUG/source.yaml: a worked example (a request and its"
+        " response, a session update) that generates, merges and passes, to edit",
     )
     new.add_argument(
         "--protocol",

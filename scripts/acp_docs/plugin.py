@@ -460,7 +460,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                     if version.name in s.versions
                 ]
                 titles = {r.slug: r.title for r in loaded.rfds}
-                return reference.render(made, version, titles, site.prefix_of(src) + "rfds/")
+                pages = {r.slug: r.docs_path.removeprefix("rfds/") for r in loaded.rfds}
+                prefix = site.prefix_of(src) + "rfds/"
+                return reference.render(made, version, titles, prefix, pages)
             if name == "schema-downloads":
                 return site.download_table(
                     loaded.repo.root, loaded.sources, loaded.downloads(), src
