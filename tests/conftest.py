@@ -1,16 +1,25 @@
-"""Shared fixtures: the repository, throwaway copies of it, and running `acp-docs`."""
+"""Shared fixtures: the repository, throwaway copies of it, and running `acp-docs`.
+
+Tests never assume which RFDs the repository holds. A test that needs an RFD
+with known content makes a checkout with the sample RFD (`sample_copy`, or
+`add_sample`), or starts one with `new_rfd`, which picks a name no RFD of the
+checkout has.
+"""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -90,6 +99,371 @@ def repo_copy(tmp_path: Path) -> Path:
     return copy_repo(tmp_path)
 
 
+def _taken(repo: Path) -> tuple[set[str], set[str], str]:
+    """The slugs and casefolded titles of the RFDs of `repo`, and its schema sources' text."""
+    from acp_docs import rfds
+    from acp_docs.repo import Repo
+
+    loaded = rfds.load_all(Repo.load(repo))
+    sources = "".join(
+        p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted((repo / "schema").glob("*/source.yaml"))
+    )
+    return {r.slug for r in loaded}, {r.title.casefold() for r in loaded}, sources
+
+
+def free_name(repo: Path, slug: str, title: str) -> tuple[str, str]:
+    """`slug` and `title`, or `slug-N` and `title N`: a name no RFD, page or schema of `repo` uses.
+
+    A test that makes its own RFD picks its name with this, so the RFDs an
+    author adds to the repository never collide with the ones tests make.
+    """
+    slugs, titles, sources = _taken(repo)
+    for n in itertools.count(1):
+        name, heading = (slug, title) if n == 1 else (f"{slug}-{n}", f"{title} {n}")
+        paths = (
+            repo / "rfds" / f"{name}.md",
+            repo / "rfds" / "v2" / f"{name}.md",
+            repo / "schema" / name,
+            repo / "docs" / "protocol" / f"{name}.md",
+            repo / "docs" / "rfds" / f"{name}.md",
+        )
+        if (
+            name not in slugs
+            and heading.casefold() not in titles
+            and _camel(name) not in sources
+            and not any(p.exists() or p.is_symlink() for p in paths)
+        ):
+            return name, heading
+    raise AssertionError("unreachable")
+
+
+def _camel(slug: str) -> str:
+    first, *rest = slug.split("-")
+    return first + "".join(part.capitalize() for part in rest)
+
+
+@dataclass(frozen=True)
+class NewRfd:
+    """An RFD a test made with `acp-docs new`: its slug, title and path in the checkout."""
+
+    slug: str
+    title: str
+    shown: str
+
+    @property
+    def page(self) -> str:
+        """The RFD's page in the site, relative to the site's root."""
+        return self.shown[: -len(".md")] + "/"
+
+
+def new_rfd(repo: Path, slug: str, title: str, *flags: str) -> NewRfd:
+    """`acp-docs new` in `repo`, under a name no RFD of `repo` has yet (see `free_name`)."""
+    slug, title = free_name(repo, slug, title)
+    result = acp(["new", slug, "--title", title, "--author", "octocat", *flags], cwd=repo)
+    assert result.returncode == 0, result.stderr
+    shown = result.stderr.split("wrote ", 1)[1].split("\n", 1)[0]
+    assert (repo / shown).is_file(), result.stderr
+    return NewRfd(slug, title, shown)
+
+
+SAMPLE_RFD = """\
+---
+title: "@TITLE@"
+status: draft
+authors:
+  - octocat
+champion: hubot
+created: 2026-12-02
+discussion: "https://github.com/agentclientprotocol/agent-client-protocol/discussions/1"
+---
+
+# @TITLE@
+
+## Elevator pitch
+
+> What are you proposing to change?
+
+A Client may show a few short badges next to a session in its list, as a jar of
+marmalade wears its label, so the user can tell sessions apart at a glance. The
+Agent picks them from words it already has, so it costs little.
+
+```json title="ClientSessionCapabilities (v1)"
+{ "@PROP@": { "maxBadges": 3, "badges": [{ "text": "urgent" }] } }
+```
+
+## Status quo
+
+> How do things work today and what problems does this cause? Why would we change things?
+
+A user finishes reading the list of sessions and still cannot tell which one is
+which: every Client shows the title alone.
+
+## What we propose to do about it
+
+> What are you proposing to improve the situation?
+
+A Client advertises the `session.@PROP@` capability, with or without a limit:
+
+=== "Limited"
+
+    ```json title="ClientSessionCapabilities (v1)"
+    { "@PROP@": { "maxBadges": 2 } }
+    ```
+
+=== "Open"
+
+    ```json title="ClientSessionCapabilities (v1)"
+    { "@PROP@": {} }
+    ```
+
+A badge is never empty:
+
+```json title="Invalid ClientSessionCapabilities (v1): a badge has text"
+{ "@PROP@": { "badges": [{ "text": "" }] } }
+```
+
+The [schema reference](../schema/index.md) lists every field, and the
+[protocol page](../protocol/@SLUG@.md) shows the negotiation.
+
+## Shiny future
+
+> How will things will play out once this feature exists?
+
+Each session in the list carries its badges, and the user finds the one they
+want at once.
+
+## Implementation details and plan
+
+> Tell me more about your implementation. What is your detailed implementation plan?
+
+The schema change is one capability; the [shiny future](#shiny-future) needs
+nothing else.
+
+## Frequently asked questions
+
+> @FAQ_PROMPT@
+
+### What alternative approaches did you consider, and why did you settle on this one?
+
+A field of `session_info_update` was considered. A capability lets the Agent
+skip the work for a Client that shows no badges.
+
+### Why a list and not a single badge?
+
+A session may be urgent and shared at once.
+
+### Why is a badge plain text?
+
+Plain text is safe to show anywhere.
+
+## Revision history
+
+- 2026-12-02: First draft.
+"""
+"""The sample RFD: each section, a JSON example of each kind, content tabs, links, a FAQ."""
+
+FAQ_PROMPT = (
+    "What questions have arisen over the course of authoring this document or during"
+    " subsequent discussions?"
+)
+
+SAMPLE_PAGE = """\
+---
+rfd: @SLUG@
+---
+
+# @TITLE@
+
+A Client shows badges next to a session in its list, as a jar of marmalade
+wears its label. The [RFD](../rfds/@SLUG@.md) explains why, and its
+[frequently asked questions](../rfds/@SLUG@.md#frequently-asked-questions)
+answer the rest.
+
+## Negotiation
+
+=== "v1"
+
+    A Client that can show badges advertises the `session.@PROP@` capability
+    in its `initialize` request.
+
+    ```json title="ClientSessionCapabilities (v1)"
+    { "@PROP@": { "maxBadges": 5 } }
+    ```
+
+=== "v2"
+
+    There is nothing to negotiate. The capability is not part of v2.
+"""
+"""The sample RFD's protocol page, with content tabs."""
+
+SAMPLE_SOURCE = """\
+# The schema change of the sample RFD of the tests: one Client capability.
+title: session badges capability
+versions: [v1]
+
+shared:
+  text: The badge as plain text, shown as it is. Never empty.
+
+definitions:
+  @ENTRY@:
+    description: One badge a Client knows how to show.
+    type: object
+    properties:
+      text:
+        description: { $shared: text }
+        type: string
+        minLength: 1
+    required: [text]
+
+  @CAPS@:
+    description: Client support for showing session badges.
+    type: object
+    properties:
+      maxBadges:
+        description: How many badges the Client shows at most.
+        type: integer
+        minimum: 1
+      badges:
+        description: The badges the Client already knows how to show.
+        type: array
+        items: { $ref: "#/$defs/@ENTRY@" }
+
+changes:
+  - op: add-capability
+    scope: session
+    property: @PROP@
+    schema:
+      description: Support for session badges. Omitted or `null` means no support.
+      anyOf:
+        - $ref: "#/$defs/@CAPS@"
+        - type: "null"
+"""
+"""The sample RFD's schema change (v1 only): a definition, a list of another, a capability."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """An RFD's names, as tests derive them from its slug: its files, the schema names it adds.
+
+    `sample()` is the sample RFD; tests that plant a schema change of their own
+    name it the same way, from a slug `free_name` gave them.
+    """
+
+    slug: str
+    title: str
+
+    @property
+    def rfd(self) -> str:
+        return f"rfds/{self.slug}.md"
+
+    @property
+    def page(self) -> str:
+        """The RFD's page in the site."""
+        return f"rfds/{self.slug}/"
+
+    @property
+    def protocol(self) -> str:
+        """Its protocol page in the checkout."""
+        return f"docs/protocol/{self.slug}.md"
+
+    @property
+    def source(self) -> str:
+        return f"schema/{self.slug}/source.yaml"
+
+    @property
+    def fragment(self) -> str:
+        return f"schema/{self.slug}/v1.json"
+
+    @property
+    def prop(self) -> str:
+        """The Client session capability it adds."""
+        return _camel(self.slug)
+
+    @property
+    def capabilities(self) -> str:
+        """The definition of the capability's value."""
+        return self.prop[0].upper() + self.prop[1:] + "Capabilities"
+
+    @property
+    def entry(self) -> str:
+        """The definition of one entry of its list."""
+        return self.prop[0].upper() + self.prop[1:] + "Entry"
+
+    def fill(self, template: str) -> str:
+        for token, value in (
+            ("@SLUG@", self.slug),
+            ("@TITLE@", self.title),
+            ("@PROP@", self.prop),
+            ("@CAPS@", self.capabilities),
+            ("@ENTRY@", self.entry),
+            ("@FAQ_PROMPT@", FAQ_PROMPT),
+        ):
+            template = template.replace(token, value)
+        return template
+
+    @property
+    def text(self) -> str:
+        """The RFD's text."""
+        return self.fill(SAMPLE_RFD)
+
+    def line_of(self, text: str) -> int:
+        """The line of the RFD that holds `text`."""
+        return next(n for n, line in enumerate(self.text.split("\n"), 1) if text in line)
+
+
+@functools.cache
+def sample() -> Sample:
+    """The sample RFD's names: free in the repository, so free in every copy of it."""
+    return Sample(*free_name(ROOT, "session-badges", "Session badges"))
+
+
+def add_sample(repo: Path) -> Sample:
+    """Add the sample RFD to `repo`: the RFD, its protocol page and schema change, their nav."""
+    made = sample()
+    result = acp(["new", made.slug, "--title", made.title, "--author", "octocat"], cwd=repo)
+    assert result.returncode == 0, result.stderr
+    (repo / made.rfd).write_text(made.text, encoding="utf-8")
+    (repo / made.protocol).write_text(made.fill(SAMPLE_PAGE), encoding="utf-8")
+    (repo / made.source).parent.mkdir()
+    (repo / made.source).write_text(made.fill(SAMPLE_SOURCE), encoding="utf-8")
+    config = repo / "mkdocs.yml"
+    text, count = re.subn(
+        r"^(\s*)- protocol/index\.md\n",
+        lambda m: f"{m[0]}{m[1]}- {json.dumps(made.title)}: protocol/{made.slug}.md\n",
+        config.read_text(encoding="utf-8"),
+        count=1,
+        flags=re.M,
+    )
+    assert count == 1, "mkdocs.yml lists no protocol/index.md"
+    config.write_text(text, encoding="utf-8")
+    generated = acp(["schema", "generate"], cwd=repo)
+    assert generated.returncode == 0, generated.stderr
+    return made
+
+
+@pytest.fixture(scope="session")
+def sample_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the repository with the sample RFD, made once: copied, never changed."""
+    repo = copy_repo(tmp_path_factory.mktemp("sample"))
+    add_sample(repo)
+    return repo
+
+
+def copy_sample(template: Path, folder: Path) -> Path:
+    """A copy of the checkout with the sample RFD in `folder`."""
+    dest = folder / "repo"
+    shutil.copytree(template, dest, symlinks=True, ignore=IGNORED)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    return dest
+
+
+@pytest.fixture
+def sample_copy(sample_template: Path, tmp_path: Path) -> Path:
+    """A throwaway copy of the repository with the sample RFD (see `add_sample`)."""
+    return copy_sample(sample_template, tmp_path)
+
+
 @pytest.fixture(scope="session")
 def base_schemas() -> dict[str, dict[str, Any]]:
     """The pinned, published ACP schemas, untouched."""
@@ -128,8 +502,16 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    """The site, built strictly once per test session and served at a loopback URL.
+def site_repo(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The checkout the session's site is built from: the repository with the sample RFD."""
+    return copy_sample(sample_template, tmp_path_factory.mktemp("site-repo"))
+
+
+@pytest.fixture(scope="session")
+def served_site(
+    site_repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Path, str]]:
+    """The site of `site_repo`, built strictly once per test session and served at a loopback URL.
 
     It is built with `site_url` set to that URL (under the published path), as
     Material's instant navigation follows only links its sitemap lists for the
@@ -137,7 +519,7 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     """
     from acp_docs.repo import Repo
 
-    site_url = Repo.load(ROOT).config.get("site_url") or "/"
+    site_url = Repo.load(site_repo).config.get("site_url") or "/"
     base = urlsplit(site_url).path.rstrip("/") + "/"
     out = tmp_path_factory.mktemp("site")
     handler = type("Handler", (_Handler,), {"base": base})
@@ -146,7 +528,9 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     )
     url = f"http://127.0.0.1:{server.server_address[1]}{base}"
     result = run(
-        ["mkdocs", "build", "--strict", "--site-dir", str(out)], env={"ACP_DOCS_SITE_URL": url}
+        ["mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=site_repo,
+        env={"ACP_DOCS_SITE_URL": url},
     )
     assert result.returncode == 0, result.stderr
     thread = threading.Thread(target=server.serve_forever, daemon=True)

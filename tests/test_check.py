@@ -1,4 +1,8 @@
-"""`acp-docs check`: each planted problem fails it with the file named; the clean repo passes."""
+"""`acp-docs check`: each planted problem fails it with the file named; a clean checkout passes.
+
+The problems are planted in a checkout with the sample RFD (see conftest), so
+they never depend on which RFDs the repository holds.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,21 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, ROOT, acp, copy_repo, no_traceback, replace_in, run
+from conftest import (
+    BIN,
+    acp,
+    copy_sample,
+    free_name,
+    new_rfd,
+    no_traceback,
+    replace_in,
+    run,
+    sample,
+)
 
-RFD = "rfds/prompt-suggestions.md"
+SAMPLE = sample()
+RFD = SAMPLE.rfd
+PAGE = SAMPLE.protocol
 
 
 def _check(repo: Path, *args: str, env: dict[str, str] | None = None):
@@ -32,6 +48,8 @@ class Planted:
     result: subprocess.CompletedProcess[str]
     before: dict[str, bytes]
     after: dict[str, bytes]
+    other: str
+    """The RFD planted outside the navigation."""
 
     def lines(self, text: str) -> list[str]:
         """The reported lines that contain `text`."""
@@ -52,34 +70,33 @@ def _snapshot(repo: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def planted(tmp_path_factory: pytest.TempPathFactory) -> Planted:
-    repo = copy_repo(tmp_path_factory.mktemp("planted"))
+def planted(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Planted:
+    repo = copy_sample(sample_template, tmp_path_factory.mktemp("planted"))
     rfd = repo / RFD
-    (repo / "rfds" / "other-idea.md").write_text(
-        rfd.read_text().replace("title: Prompt suggestions", "title: Another idea")
+    other, other_title = free_name(repo, "other-idea", "Another idea")
+    (repo / "rfds" / f"{other}.md").write_text(
+        rfd.read_text().replace(f'title: "{SAMPLE.title}"', f'title: "{other_title}"')
     )
     replace_in(rfd, "## Status quo\n", CODE_ONLY_TYPO)
     replace_in(rfd, "A user finishes reading", "A user recieve finishes reading")
-    replace_in(rfd, '"suggestions": [] }', '"suggestions": [""] }')
+    replace_in(rfd, '"maxBadges": 3,', '"maxBadges": "3",')
     replace_in(rfd, "## Elevator pitch\n", "## A brighter tomorrow\n")
     replace_in(rfd, "status: draft", "status: active")
-    replace_in(
-        repo / "docs" / "protocol" / "prompt-suggestions.md",
-        "There is nothing to negotiate.",
-        "There is nothing to negotaite.",
-    )
-    index = repo / "docs" / "index.md"
-    replace_in(index, "# ACP prompt suggestions\n", "# ACP prompt suggestions\n\n\n\n")
-    replace_in(index, "md#frequently-asked-questions", "md#frequently-asked-question")
-    replace_in(repo / "schema" / "prompt-suggestions" / "v1.json", "Never empty.", "Empty.")
+    page = repo / PAGE
+    replace_in(page, "There is nothing to negotiate.", "There is nothing to negotaite.")
+    replace_in(page, f"# {SAMPLE.title}\n", f"# {SAMPLE.title}\n\n\n\n")
+    replace_in(page, "md#frequently-asked-questions", "md#frequently-asked-question")
+    replace_in(repo / SAMPLE.fragment, "Never empty.", "Empty.")
     replace_in(repo / "mkdocs.yml", "rfds/preview/index.md", "rfds/previews/index.md")
     before = _snapshot(repo)
     result = _check(repo)
-    return Planted(repo, result, before, _snapshot(repo))
+    return Planted(repo, result, before, _snapshot(repo), f"rfds/{other}.md")
 
 
-def test_the_clean_repository_passes(aspell: None) -> None:
-    result = _check(ROOT)
+def test_a_clean_checkout_with_a_new_rfd_passes(sample_copy: Path, aspell: None) -> None:
+    """The sample RFD, and the RFD an author just started with `acp-docs new`, pass every check."""
+    new_rfd(sample_copy, "session-labels", "Session labels")
+    result = _check(sample_copy)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "all checks passed" in result.stderr
     assert result.stdout == ""
@@ -110,23 +127,25 @@ def test_misspelt_prose_fails_but_the_same_word_in_code_does_not(
 
 def test_misspelling_inside_a_content_tab_is_found(planted: Planted, aspell: None) -> None:
     (line,) = planted.lines("'negotaite'")
-    assert line.startswith("docs/protocol/prompt-suggestions.md:")
-    assert "negotaite" in planted.line_of(line, "docs/protocol/prompt-suggestions.md")
+    assert line.startswith(f"{PAGE}:")
+    assert "negotaite" in planted.line_of(line, PAGE)
 
 
 def test_prettier_violation_fails(planted: Planted) -> None:
-    assert "docs/index.md:2:1: Prettier would reformat this file" in planted.result.stdout
+    lines = (planted.repo / PAGE).read_text().splitlines()
+    blank = lines.index(f"# {SAMPLE.title}") + 2
+    assert f"{PAGE}:{blank}:1: Prettier would reformat this file" in planted.result.stdout
 
 
 def test_rfd_missing_from_the_navigation_fails(planted: Planted) -> None:
-    message = "rfds/other-idea.md:1:1: RFD is missing from the mkdocs.yml navigation"
+    message = f"{planted.other}:1:1: RFD is missing from the mkdocs.yml navigation"
     assert message in planted.result.stdout
 
 
 def test_status_that_disagrees_with_the_navigation_group_fails(planted: Planted) -> None:
     (line,) = planted.lines("has status 'active' but sits under RFDs > Draft")
     assert line.startswith("mkdocs.yml:")
-    assert "rfds/prompt-suggestions.md" in planted.line_of(line, "mkdocs.yml")
+    assert RFD in planted.line_of(line, "mkdocs.yml")
 
 
 def test_navigation_entry_to_a_missing_file_fails(planted: Planted) -> None:
@@ -140,21 +159,23 @@ def test_missing_template_section_fails(planted: Planted) -> None:
 
 def test_broken_anchor_link_fails(planted: Planted) -> None:
     (line,) = planted.lines("frequently-asked-question'")
-    assert line.startswith("docs/index.md:")
-    assert "#frequently-asked-question)" in planted.line_of(line, "docs/index.md")
+    assert line.startswith(f"{PAGE}:")
+    assert "#frequently-asked-question)" in planted.line_of(line, PAGE)
 
 
 def test_planted_invalid_example_fails_once_at_its_line(planted: Planted) -> None:
-    problem = "[v1 SessionUpdate] /suggestions/0: '' is not of type 'object'"
+    problem = (
+        f"[v1 ClientSessionCapabilities] /{SAMPLE.prop}/maxBadges: '3' is not of type 'integer'"
+    )
     (line,) = planted.lines(problem)
     assert line.startswith(f"{RFD}:")
     number = int(line.split(":")[1])
     fence, payload = (planted.repo / RFD).read_text().splitlines()[number - 1 : number + 1]
-    assert fence.startswith("```json") and '"suggestions": [""]' in payload
+    assert fence.startswith("```json") and '"maxBadges": "3"' in payload
 
 
 def test_drifted_fragment_fails(planted: Planted) -> None:
-    assert planted.lines("schema/prompt-suggestions/v1.json:")
+    assert planted.lines(f"{SAMPLE.fragment}:")
 
 
 def test_github_actions_gets_annotations(planted: Planted) -> None:
@@ -186,43 +207,41 @@ def test_spell_without_aspell_says_how_to_install_it_before_building(repo_copy: 
     [
         ("status: draft", "status: drafty", "front matter `status`"),
         ("created: 2026-12-02", "created: yesterday", "front matter `created`"),
-        ("title: Prompt suggestions\n", "", "'title' is a required property"),
+        (f'title: "{SAMPLE.title}"\n', "", "'title' is a required property"),
         (
-            "### Why a list and not a single suggestion?\n",
-            "**Why a list and not a single suggestion?**\n",
+            "### Why a list and not a single badge?\n",
+            "**Why a list and not a single badge?**\n",
             "make it a '###' heading",
         ),
         ("## Status quo\n", "## Status quo\n\n## Elevator pitch\n", "out of order"),
         ("> What are you proposing to change?\n", "", "add the line '> What are you proposing"),
     ],
 )
-def test_rfd_lint_rules(repo_copy: Path, old: str, new: str, message: str) -> None:
-    replace_in(repo_copy / RFD, old, new)
-    result = acp(["rfds"], cwd=repo_copy)
+def test_rfd_lint_rules(sample_copy: Path, old: str, new: str, message: str) -> None:
+    replace_in(sample_copy / RFD, old, new)
+    result = acp(["rfds"], cwd=sample_copy)
     assert result.returncode == 1, result.stdout
     assert message in result.stdout
     assert RFD in result.stdout
 
 
-def test_a_revision_history_without_a_dated_entry_is_a_finding(repo_copy: Path) -> None:
-    rfd = repo_copy / RFD
+def test_a_revision_history_without_a_dated_entry_is_a_finding(sample_copy: Path) -> None:
+    rfd = sample_copy / RFD
     body, history = rfd.read_text().split("## Revision history\n")
     rfd.write_text(body + "## Revision history\n" + re.sub(r"- \d{4}-\d{2}-\d{2}:", "-", history))
-    result = acp(["rfds"], cwd=repo_copy)
+    result = acp(["rfds"], cwd=sample_copy)
     assert result.returncode == 1
     assert f"{RFD}:" in result.stdout and "no dated entry" in result.stdout
 
 
-def _minimal_draft(repo: Path, slug: str, *flags: str) -> Path:
-    result = acp(
-        ["new", slug, "--title", "Session labels", "--author", "octocat", *flags], cwd=repo
-    )
-    assert result.returncode == 0, result.stderr
-    return repo / "rfds" / f"{slug}.md"
+def _minimal_draft(repo: Path, *flags: str) -> tuple[Path, str]:
+    """A new RFD (under a name no RFD has), its path and its path as findings name it."""
+    made = new_rfd(repo, "session-labels", "Session labels", *flags)
+    return repo / made.shown, made.shown
 
 
 def test_a_draft_may_start_minimal_as_upstream_allows(repo_copy: Path) -> None:
-    rfd = _minimal_draft(repo_copy, "session-labels", "--minimal")
+    rfd, _shown = _minimal_draft(repo_copy, "--minimal")
     headings = [line for line in rfd.read_text().splitlines() if line.startswith("## ")]
     assert headings == ["## Elevator pitch", "## Status quo", "## Revision history"]
     result = acp(["rfds"], cwd=repo_copy)
@@ -230,18 +249,18 @@ def test_a_draft_may_start_minimal_as_upstream_allows(repo_copy: Path) -> None:
 
 
 def test_an_rfd_past_draft_needs_the_sections_its_status_requires(repo_copy: Path) -> None:
-    rfd = _minimal_draft(repo_copy, "session-labels", "--minimal")
+    rfd, path = _minimal_draft(repo_copy, "--minimal")
     replace_in(rfd, "status: draft", "status: active")
     result = acp(["rfds"], cwd=repo_copy)
     assert result.returncode == 1
-    shown = "rfds/session-labels.md:1:1: missing template section"
+    shown = f"{path}:1:1: missing template section"
     for section in ("What we propose to do about it", "Shiny future", "Frequently asked questions"):
         assert f"{shown} '## {section}' (required from Active on" in result.stdout
     assert "Implementation details and plan" not in result.stdout
 
 
 def test_past_draft_the_faq_answers_the_alternatives_question(repo_copy: Path) -> None:
-    rfd = _minimal_draft(repo_copy, "session-labels")
+    rfd, _shown = _minimal_draft(repo_copy)
     question = (
         "### What alternative approaches did you consider, and why did you settle on this one?"
     )
@@ -253,24 +272,24 @@ def test_past_draft_the_faq_answers_the_alternatives_question(repo_copy: Path) -
     assert "every upstream RFD" not in result.stdout
 
 
-def test_rfd_lint_cross_file_rules(repo_copy: Path) -> None:
-    text = (repo_copy / RFD).read_text()
-    (repo_copy / "rfds" / "Other_RFD.md").write_text(text)
-    result = acp(["rfds"], cwd=repo_copy)
+def test_rfd_lint_cross_file_rules(sample_copy: Path) -> None:
+    text = (sample_copy / RFD).read_text()
+    (sample_copy / "rfds" / "Other_RFD.md").write_text(text)
+    result = acp(["rfds"], cwd=sample_copy)
     assert result.returncode == 1
     assert "'Other_RFD.md' is not kebab-case" in result.stdout
-    assert "another RFD has the same title 'Prompt suggestions'" in result.stdout
+    assert f"another RFD has the same title '{SAMPLE.title}'" in result.stdout
     assert "rfds/Other_RFD.md:1:1: RFD is missing from the mkdocs.yml navigation" in result.stdout
 
 
-def test_rfd_without_front_matter_or_with_bad_bytes(repo_copy: Path) -> None:
-    rfd = repo_copy / RFD
+def test_rfd_without_front_matter_or_with_bad_bytes(sample_copy: Path) -> None:
+    rfd = sample_copy / RFD
     rfd.write_text(rfd.read_text().split("---\n", 2)[2])
-    result = acp(["rfds"], cwd=repo_copy)
+    result = acp(["rfds"], cwd=sample_copy)
     assert result.returncode == 1
     assert f"{RFD}:1:1: missing YAML front matter" in result.stdout
     rfd.write_bytes(b"---\ntitle: x\n---\n\n\xff\n")
-    result = acp(["rfds"], cwd=repo_copy)
+    result = acp(["rfds"], cwd=sample_copy)
     assert result.returncode == 1
     assert f"{RFD}:5:1: not valid UTF-8" in result.stdout
     no_traceback(result)

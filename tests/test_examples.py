@@ -157,11 +157,12 @@ def test_examples_command_reports_a_planted_problem(repo_copy: Path) -> None:
 
 
 def test_examples_command_github_annotations(repo_copy: Path) -> None:
-    page = repo_copy / "docs" / "index.md"
+    page = repo_copy / "rfds" / "prompt-suggestions.md"
     replace_in(page, '"suggestions": [{ "text": "Run', '"suggestions": [{ "txt": "Run')
-    result = acp(["examples", "docs"], cwd=repo_copy, env={"GITHUB_ACTIONS": "true"})
+    result = acp(["examples", "rfds"], cwd=repo_copy, env={"GITHUB_ACTIONS": "true"})
     assert result.returncode == 1
-    assert "::error file=docs/index.md,line=" in result.stdout
+    assert "::error file=rfds/prompt-suggestions.md,line=" in result.stdout
+    assert "no property 'txt' here; did you mean 'text'?" in result.stdout
 
 
 def test_strict_build_fails_on_a_planted_invalid_example(repo_copy: Path) -> None:

@@ -1,4 +1,8 @@
-"""`acp-docs export upstream`: the RFD as the pull request the ACP repository expects."""
+"""`acp-docs export upstream`: the RFD as the pull request the ACP repository expects.
+
+Each test exports the sample RFD (see conftest) from a checkout that holds it,
+naming it with `--rfd`, as an author does when the repository has several.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,11 @@ import pytest
 
 from acp_docs.markdown import code_blocks, rendered_blocks
 
-from conftest import ROOT, acp, no_traceback, replace_in, require_tool
+from conftest import ROOT, acp, no_traceback, replace_in, require_tool, sample
 
-RFD = "rfds/prompt-suggestions.md"
-MDX = "docs/rfds/prompt-suggestions.mdx"
+SAMPLE = sample()
+RFD = SAMPLE.rfd
+MDX = f"docs/rfds/{SAMPLE.slug}.mdx"
 DOCS_JSON = {
     "name": "Agent Client Protocol",
     "navigation": {
@@ -47,9 +52,10 @@ SITE = "https://example.org/acp-rfds"
 """Where the tests say the proposal's site is published (ACP_DOCS_SITE_URL)."""
 
 
-def _export(upstream: Path, *extra: str, cwd: Path = ROOT):
+def _export(upstream: Path, repo: Path, *extra: str):
     env = {"ACP_DOCS_SITE_URL": SITE + "/"}
-    result = acp(["export", "upstream", str(upstream), *extra], cwd=cwd, env=env)
+    command = ["export", "upstream", str(upstream), "--rfd", SAMPLE.slug, *extra]
+    result = acp(command, cwd=repo, env=env)
     no_traceback(result)
     return result
 
@@ -59,10 +65,10 @@ def _normal(text: str) -> str:
 
 
 def test_the_export_compiles_is_prettier_clean_and_keeps_every_validated_block(
-    upstream: Path, render
+    sample_copy: Path, upstream: Path, render
 ) -> None:
     require_tool("node", "Node.js")
-    result = _export(upstream)
+    result = _export(upstream, sample_copy)
     assert result.returncode == 0, result.stderr
     mdx = upstream / MDX
     text = mdx.read_text()
@@ -88,14 +94,14 @@ def test_the_export_compiles_is_prettier_clean_and_keeps_every_validated_block(
     )
     assert prettier.returncode == 0, prettier.stdout + prettier.stderr
 
-    assert text.startswith('---\ntitle: "Prompt suggestions"\n---\n\nAuthor(s): [@nikita-ashihmin]')
+    assert text.startswith(f'---\ntitle: "{SAMPLE.title}"\n---\n\nAuthor(s): [@octocat]')
     assert "\n# " not in text, "upstream RFDs have no H1"
     for material in ('=== "', "!!! ", 'title="', "<!--", "///"):
         assert material not in text, material
     assert "<CodeGroup>" in text and "</CodeGroup>" in text
     assert "> What are you proposing to change?" in text
 
-    source = (ROOT / RFD).read_text()
+    source = (sample_copy / RFD).read_text()
     validated = {
         _normal(b.text) for b in rendered_blocks(render(source)) if b.lang == "json" and b.title
     }
@@ -109,7 +115,7 @@ def test_the_export_compiles_is_prettier_clean_and_keeps_every_validated_block(
     assert groups["Draft"] == [
         "rfds/session-fork",
         "rfds/session-notices",
-        "rfds/prompt-suggestions",
+        f"rfds/{SAMPLE.slug}",
     ]
     assert groups["Completed"] == ["rfds/session-list"]
     assert nav["navigation"]["tabs"][0] == DOCS_JSON["navigation"]["tabs"][0]
@@ -122,33 +128,38 @@ def test_the_export_compiles_is_prettier_clean_and_keeps_every_validated_block(
     ]
 
 
-def test_links_into_this_site_become_absolute_and_the_demo_a_link(upstream: Path) -> None:
-    assert _export(upstream).returncode == 0
+def test_links_into_this_site_become_absolute_and_the_demo_a_link(
+    sample_copy: Path, upstream: Path
+) -> None:
+    future = "want at once.\n"
+    replace_in(sample_copy / RFD, future, f"{future}\n<!-- acp-docs:demo {SAMPLE.slug} -->\n")
+    assert _export(upstream, sample_copy).returncode == 0
     text = (upstream / MDX).read_text()
     site = SITE
     assert f"]({site}/schema/)" in text
-    assert f"]({site}/protocol/prompt-suggestions/)" in text
-    assert f"({site}/rfds/prompt-suggestions/#shiny-future)" in text
+    assert f"]({site}/protocol/{SAMPLE.slug}/)" in text
+    assert f"({site}/rfds/{SAMPLE.slug}/#shiny-future)" in text
+    assert "acp-docs:demo" not in text
     assert "](../" not in text and ".md)" not in text
 
 
-def test_a_second_run_changes_nothing(upstream: Path) -> None:
-    assert _export(upstream).returncode == 0
+def test_a_second_run_changes_nothing(sample_copy: Path, upstream: Path) -> None:
+    assert _export(upstream, sample_copy).returncode == 0
     before = {p: p.read_bytes() for p in upstream.rglob("*") if p.is_file()}
-    again = _export(upstream)
+    again = _export(upstream, sample_copy)
     assert again.returncode == 0
     assert "wrote" not in again.stderr and again.stderr.count("unchanged") == 2
     assert {p: p.read_bytes() for p in upstream.rglob("*") if p.is_file()} == before
 
 
-def test_it_refuses_to_replace_a_file_it_did_not_write(upstream: Path) -> None:
+def test_it_refuses_to_replace_a_file_it_did_not_write(sample_copy: Path, upstream: Path) -> None:
     (upstream / MDX).write_text("---\ntitle: mine\n---\n")
-    refused = _export(upstream)
+    refused = _export(upstream, sample_copy)
     assert refused.returncode == 2
     assert "pass --force" in refused.stderr
     assert (upstream / MDX).read_text() == "---\ntitle: mine\n---\n"
-    assert _export(upstream, "--force").returncode == 0
-    assert "Prompt suggestions" in (upstream / MDX).read_text()
+    assert _export(upstream, sample_copy, "--force").returncode == 0
+    assert SAMPLE.title in (upstream / MDX).read_text()
 
 
 @pytest.mark.parametrize(
@@ -160,25 +171,25 @@ def test_it_refuses_to_replace_a_file_it_did_not_write(upstream: Path) -> None:
     ],
 )
 def test_what_cannot_be_converted_is_reported_at_its_line_and_nothing_is_written(
-    repo_copy: Path, upstream: Path, planted: str, says: str
+    sample_copy: Path, upstream: Path, planted: str, says: str
 ) -> None:
     anchor = "Why would we change things?\n"
-    replace_in(repo_copy / RFD, anchor, anchor + "\n" + planted)
-    line = (repo_copy / RFD).read_text().split(anchor)[0].count("\n") + 3
+    replace_in(sample_copy / RFD, anchor, anchor + "\n" + planted)
+    line = (sample_copy / RFD).read_text().split(anchor)[0].count("\n") + 3
     before = (upstream / "docs" / "docs.json").read_bytes()
-    result = _export(upstream, cwd=repo_copy)
+    result = _export(upstream, sample_copy)
     assert result.returncode == 1
     assert f"{RFD}:{line}:1: " in result.stdout and says in result.stdout
     assert not (upstream / MDX).exists()
     assert (upstream / "docs" / "docs.json").read_bytes() == before
 
 
-def test_an_admonition_becomes_a_mintlify_callout(repo_copy: Path, upstream: Path) -> None:
+def test_an_admonition_becomes_a_mintlify_callout(sample_copy: Path, upstream: Path) -> None:
     require_tool("node", "Node.js")
     anchor = "Why would we change things?\n"
     admonition = '!!! warning "Heads up"\n\n    Suggestions are `text`, never markup.\n'
-    replace_in(repo_copy / RFD, anchor, anchor + "\n" + admonition)
-    assert _export(upstream, cwd=repo_copy).returncode == 0
+    replace_in(sample_copy / RFD, anchor, anchor + "\n" + admonition)
+    assert _export(upstream, sample_copy).returncode == 0
     text = (upstream / MDX).read_text()
     warning = text.split("<Warning>", 1)[1].split("</Warning>", 1)[0]
     assert "**Heads up**" in warning and "Suggestions are `text`, never markup." in warning
@@ -191,9 +202,13 @@ def test_an_admonition_becomes_a_mintlify_callout(repo_copy: Path, upstream: Pat
     assert compiled.returncode == 0, compiled.stdout
 
 
-def test_a_v2_only_rfd_goes_where_upstream_keeps_them(repo_copy: Path, tmp_path: Path) -> None:
-    replace_in(
-        repo_copy / "schema/prompt-suggestions/source.yaml", "versions: [v1, v2]", "versions: [v2]"
+def test_a_v2_only_rfd_goes_where_upstream_keeps_them(sample_copy: Path, tmp_path: Path) -> None:
+    # A change of protocol v2 alone: a variant of v2's open SessionUpdate.
+    (sample_copy / SAMPLE.source).write_text(
+        f"title: session badges update\nversions: [v2]\ndefinitions:\n"
+        f"  {SAMPLE.capabilities}:\n    type: object\nchanges:\n  - op: add-variant\n"
+        f"    union: SessionUpdate\n    tag: {SAMPLE.slug.replace('-', '_')}\n"
+        f"    fields: {SAMPLE.capabilities}\n"
     )
     folder = tmp_path / "upstream-v2"
     (folder / "docs").mkdir(parents=True)
@@ -201,20 +216,20 @@ def test_a_v2_only_rfd_goes_where_upstream_keeps_them(repo_copy: Path, tmp_path:
     draft = nav["navigation"]["tabs"][1]["pages"][1]
     draft["pages"].append({"group": "v2", "pages": ["rfds/v2/overview"]})
     (folder / "docs" / "docs.json").write_text(json.dumps(nav, indent=2) + "\n")
-    assert _export(folder, cwd=repo_copy).returncode == 0
-    assert (folder / "docs" / "rfds" / "v2" / "prompt-suggestions.mdx").is_file()
+    assert _export(folder, sample_copy).returncode == 0
+    assert (folder / "docs" / "rfds" / "v2" / f"{SAMPLE.slug}.mdx").is_file()
     written = json.loads((folder / "docs" / "docs.json").read_text())
     group = written["navigation"]["tabs"][1]["pages"][1]["pages"][-1]
-    assert group == {"group": "v2", "pages": ["rfds/v2/overview", "rfds/v2/prompt-suggestions"]}
+    assert group == {"group": "v2", "pages": ["rfds/v2/overview", f"rfds/v2/{SAMPLE.slug}"]}
     assert written["navigation"]["tabs"][1]["pages"][1]["pages"][:2] == draft["pages"][:2]
 
 
 def test_front_matter_that_fails_the_lint_is_never_exported(
-    repo_copy: Path, upstream: Path
+    sample_copy: Path, upstream: Path
 ) -> None:
-    hostile = "  - nikita-ashihmin\n  - x)](javascript:alert(1))[y\n"
-    replace_in(repo_copy / RFD, "  - nikita-ashihmin\n", hostile)
-    result = _export(upstream, cwd=repo_copy)
+    hostile = "  - octocat\n  - x)](javascript:alert(1))[y\n"
+    replace_in(sample_copy / RFD, "  - octocat\n", hostile)
+    result = _export(upstream, sample_copy)
     assert result.returncode == 1
     assert f"{RFD}:" in result.stdout and "front matter `authors`" in result.stdout
     assert not (upstream / MDX).exists()

@@ -3,6 +3,7 @@
 Every case asserts the exit status, the file (and line) named, that no traceback
 reached the user, and that no file of the checkout changed. The cases that
 build the site also assert that nothing from outside the checkout is in it.
+Cases on an RFD or a schema source plant into the sample RFD (see conftest).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import resource
 import signal
 import stat
@@ -23,13 +25,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, ROOT, replace_in, require_tool
+from conftest import BIN, ROOT, replace_in, require_tool, sample
 
-RFD = "rfds/prompt-suggestions.md"
-SOURCE = "schema/prompt-suggestions/source.yaml"
+SAMPLE = sample()
+RFD = SAMPLE.rfd
+SOURCE = SAMPLE.source
+FRAGMENT = SAMPLE.fragment
+ENTRY = SAMPLE.entry
+"""A definition the sample RFD adds: an object with a required, non-empty `text`."""
 SECRET = "TOP-SECRET-MARKER-41"
 ANCHOR = "Why would we change things?\n"
-PLANTED = (ROOT / RFD).read_text().split(ANCHOR)[0].count("\n") + 3
+PLANTED = SAMPLE.text.split(ANCHOR)[0].count("\n") + 3
 """The line of a block planted after the Status quo prompt (and a blank line)."""
 CONFIG_END = (ROOT / "mkdocs.yml").read_text().count("\n")
 """The last line of mkdocs.yml: what a case appends starts on the next one."""
@@ -137,6 +143,12 @@ class Case:
     where: str
     line: int | None = None
     says: str = ""
+    sample: bool | None = None
+    """Whether the case plants into the sample RFD (by default: when it names its files)."""
+
+    @property
+    def needs_sample(self) -> bool:
+        return self.where in (RFD, SOURCE, FRAGMENT) if self.sample is None else self.sample
 
 
 def _write(rel: str, text: str | bytes) -> Callable[[Path, Path], None]:
@@ -307,6 +319,7 @@ CASES = [
         ("rfds",),
         0,
         "",
+        sample=True,
     ),
     Case(
         "front-matter schema that retrieves a reference",
@@ -346,7 +359,7 @@ CASES = [
     # JSON examples, taken from the rendered page: `acp-docs examples`.
     Case(
         "duplicate keys",
-        _json_block('{"sessionUpdate": "plan", "sessionUpdate": "prompt_suggestions"}'),
+        _json_block('{"sessionUpdate": "plan", "sessionUpdate": "agent_message_chunk"}'),
         EXAMPLES,
         1,
         "docs/hostile.md",
@@ -423,12 +436,13 @@ CASES = [
     ),
     Case(
         "an invalid block in a blockquote",
-        _page('> ```json title="PromptSuggestion (v1)"\n> {"text": ""}\n> ```\n'),
+        _page(f'> ```json title="{ENTRY} (v1)"\n> {{"text": ""}}\n> ```\n'),
         EXAMPLES,
         1,
         "docs/hostile.md",
         3,
         "should be non-empty",
+        sample=True,
     ),
     Case(
         "a block inside an HTML comment is not shown, so not checked",
@@ -446,21 +460,23 @@ CASES = [
     ),
     Case(
         "title in braces, in another order",
-        _page('```{ title="PromptSuggestion (v1)" .json }\n{"text": 5}\n```\n'),
+        _page(f'```{{ title="{ENTRY} (v1)" .json }}\n{{"text": 5}}\n```\n'),
         EXAMPLES,
         1,
         "docs/hostile.md",
         3,
         "is not of type 'string'",
+        sample=True,
     ),
     Case(
         "a tilde fence",
-        _page('~~~json title="PromptSuggestion (v1)"\n{}\n~~~\n'),
+        _page(f'~~~json title="{ENTRY} (v1)"\n{{}}\n~~~\n'),
         EXAMPLES,
         1,
         "docs/hostile.md",
         3,
         "'text' is a required property",
+        sample=True,
     ),
     Case(
         "malformed markdown_extensions",
@@ -675,7 +691,7 @@ CASES = [
         "duplicate keys in a fixture",
         _write(
             "schema/examples/v1/valid/SessionUpdate.dup.json",
-            '{"sessionUpdate": "prompt_suggestions", "suggestions": [], "suggestions": [{}]}\n',
+            '{"sessionUpdate": "plan", "entries": [], "entries": [{}]}\n',
         ),
         ("check", "--only", "examples"),
         1,
@@ -697,7 +713,7 @@ CASES = [
         "a remote $ref in a schema source",
         _replace(
             SOURCE,
-            'items: { $ref: "#/$defs/PromptSuggestion" }',
+            f'items: {{ $ref: "#/$defs/{ENTRY}" }}',
             'items: { $ref: "https://example.invalid/x.json" }',
         ),
         ("schema", "merge", "--protocol", "v1"),
@@ -710,7 +726,7 @@ CASES = [
         "a file: $ref in a schema source",
         _replace(
             SOURCE,
-            'items: { $ref: "#/$defs/PromptSuggestion" }',
+            f'items: {{ $ref: "#/$defs/{ENTRY}" }}',
             'items: { $ref: "file:///etc/passwd" }',
         ),
         ("schema", "merge", "--protocol", "v1"),
@@ -734,10 +750,10 @@ CASES = [
     ),
     Case(
         "a YAML date where a string belongs",
-        _replace(SOURCE, "title: prompt_suggestions session update", "title: 2026-02-31"),
+        _replace(SOURCE, "title: session badges capability", "title: 2026-02-31"),
         ("schema", "check"),
         1,
-        "schema/prompt-suggestions/v1.json",
+        FRAGMENT,
         4,
         "differs from its source",
     ),
@@ -745,12 +761,12 @@ CASES = [
     Case(
         "a planted symlink at a fragment",
         lambda repo, outside: (
-            (repo / "schema/prompt-suggestions/v1.json").unlink(),
-            os.symlink(outside / "victim.json", repo / "schema/prompt-suggestions/v1.json"),
+            (repo / FRAGMENT).unlink(),
+            os.symlink(outside / "victim.json", repo / FRAGMENT),
         ),
         ("schema", "generate"),
         2,
-        "schema/prompt-suggestions/v1.json",
+        FRAGMENT,
         None,
         "refusing to write through a symlink",
     ),
@@ -787,7 +803,8 @@ def outside(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_hostile_input(repo_copy: Path, outside: Path, case: Case) -> None:
+def test_hostile_input(request: pytest.FixtureRequest, outside: Path, case: Case) -> None:
+    repo_copy = request.getfixturevalue("sample_copy" if case.needs_sample else "repo_copy")
     env = (
         {"ACP_DOCS_MAX_FILE_BYTES": "50000"} if case.name == "a file past the size limit" else None
     )
@@ -866,27 +883,32 @@ def test_hostile_links_and_files_are_findings_and_never_published(
     assert not (site / "secret").exists()
 
 
-def test_rfd_values_are_escaped_in_generated_pages(repo_copy: Path, tmp_path: Path) -> None:
+def test_rfd_values_are_escaped_in_generated_pages(sample_copy: Path, tmp_path: Path) -> None:
     replace_in(
-        repo_copy / RFD,
-        "title: Prompt suggestions\n",
+        sample_copy / RFD,
+        f'title: "{SAMPLE.title}"\n',
         'title: "Tips </script><script>alert(1)</script> [x](javascript:alert(2)) <b>bold</b>"\n',
     )
-    replace_in(repo_copy / RFD, "  - nikita-ashihmin\n", '  - "<img src=x onerror=alert(3)>"\n')
-    replace_in(
-        repo_copy / RFD,
-        'discussion: ""',
-        'discussion: "javascript:alert(4)"',
+    replace_in(sample_copy / RFD, "  - octocat\n", '  - "<img src=x onerror=alert(3)>"\n')
+    rfd = sample_copy / RFD
+    rfd.write_text(
+        re.sub(
+            r"^discussion: .*$",
+            'discussion: "javascript:alert(4)"',
+            rfd.read_text(),
+            count=1,
+            flags=re.M,
+        )
     )
     replace_in(
-        repo_copy / "mkdocs.yml",
-        "- Prompt suggestions: rfds/prompt-suggestions.md",
-        "- Tips: rfds/prompt-suggestions.md",
+        sample_copy / "mkdocs.yml",
+        f'- "{SAMPLE.title}": {RFD}',
+        f"- Tips: {RFD}",
     )
     site = tmp_path / "site"
     build = subprocess.run(
         [str(BIN / "mkdocs"), "build", "--site-dir", str(site)],
-        cwd=repo_copy,
+        cwd=sample_copy,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         timeout=TIME_LIMIT,
@@ -899,13 +921,13 @@ def test_rfd_values_are_escaped_in_generated_pages(repo_copy: Path, tmp_path: Pa
         assert 'href="javascript:' not in html
         assert "<b>bold</b>" not in table
         assert "&lt;/script&gt;&lt;script&gt;alert(1)" in table
-    page = (site / "rfds" / "prompt-suggestions" / "index.html").read_text()
+    page = (site / SAMPLE.page / "index.html").read_text()
     assert "<script>alert(1)" not in page and "</script><script>" not in page
     assert "<title>RFD: Tips &lt;/script&gt;&lt;script&gt;alert(1)" in page
     header = page.split('<dl class="acp-rfd-header"', 1)[1].split("</dl>", 1)[0]
     assert "<img" not in header and "@&lt;img src=x onerror=alert(3)&gt;" in header
     assert "javascript:" not in header and "<dt>Discussion</dt><dd>none yet</dd>" in header
-    lint = acp(repo_copy, "rfds")
+    lint = acp(sample_copy, "rfds")
     assert lint.returncode == 1
     assert f"{RFD}:2:1: front matter `title`" in lint.stdout.decode()
 
@@ -923,15 +945,15 @@ def test_a_check_error_cannot_forge_a_line_or_move_the_terminal(repo_copy: Path)
     assert not [line for line in lines if line.startswith(b"::")], lines
 
 
-def test_unsafe_link_schemes_are_findings(repo_copy: Path) -> None:
+def test_unsafe_link_schemes_are_findings(sample_copy: Path) -> None:
     replace_in(
-        repo_copy / RFD,
+        sample_copy / RFD,
         "Why would we change things?\n",
         "Why would we change things?\n\n"
         "See [this](javascript:alert(1)) and [that](data:text/html,x).\n\n"
         "And [the other](java&#x09;script:alert(2)), which a browser runs all the same.\n",
     )
-    result = acp(repo_copy, "check", "--only", "links", "build")
+    result = acp(sample_copy, "check", "--only", "links", "build")
     out = result.stdout.decode()
     assert result.returncode == 1
     lines = out.splitlines()
@@ -945,12 +967,12 @@ def test_unsafe_link_schemes_are_findings(repo_copy: Path) -> None:
     assert not [ln for ln in lines if "would run in the reader's browser" in ln], lines
 
 
-def test_concurrent_generates_do_not_race(repo_copy: Path) -> None:
-    (repo_copy / "schema/prompt-suggestions/v1.json").write_text("{}\n")
+def test_concurrent_generates_do_not_race(sample_copy: Path) -> None:
+    (sample_copy / FRAGMENT).write_text("{}\n")
     processes = [
         subprocess.Popen(
             [str(BIN / "acp-docs"), "schema", "generate"],
-            cwd=repo_copy,
+            cwd=sample_copy,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
@@ -960,13 +982,11 @@ def test_concurrent_generates_do_not_race(repo_copy: Path) -> None:
         _out, err = process.communicate(timeout=TIME_LIMIT)
         assert process.returncode == 0, err
         assert b"Traceback" not in err
-    assert acp(repo_copy, "schema", "check").returncode == 0
-    assert not [
-        p for p in (repo_copy / "schema/prompt-suggestions").iterdir() if p.name.startswith(".")
-    ]
+    assert acp(sample_copy, "schema", "check").returncode == 0
+    assert not [p for p in (sample_copy / FRAGMENT).parent.iterdir() if p.name.startswith(".")]
 
 
-def test_check_and_build_need_no_network(repo_copy: Path, tmp_path: Path) -> None:
+def test_check_and_build_need_no_network(sample_copy: Path, tmp_path: Path) -> None:
     """No network at all (a fresh network namespace): the checks and the build still pass."""
     require_tool("unshare", "util-linux's unshare")
     probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
@@ -980,7 +1000,7 @@ def test_check_and_build_need_no_network(repo_copy: Path, tmp_path: Path) -> Non
     env.pop("GITHUB_ACTIONS", None)
     check = subprocess.run(
         ["unshare", "--net", str(BIN / "acp-docs"), "check"],
-        cwd=repo_copy,
+        cwd=sample_copy,
         env=env,
         capture_output=True,
         timeout=300,
@@ -988,7 +1008,7 @@ def test_check_and_build_need_no_network(repo_copy: Path, tmp_path: Path) -> Non
     assert check.returncode == 0, check.stdout.decode() + check.stderr.decode()
     build = subprocess.run(
         ["unshare", "--net", str(BIN / "mkdocs"), "build", "--strict", "-d", str(tmp_path / "s")],
-        cwd=repo_copy,
+        cwd=sample_copy,
         env=env,
         capture_output=True,
         timeout=300,

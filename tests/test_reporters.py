@@ -8,7 +8,7 @@ from pathlib import Path
 from acp_docs.findings import CheckResult, Finding
 from acp_docs.reporters import Report, render
 
-from conftest import ROOT, acp, no_traceback, replace_in
+from conftest import acp, new_rfd, no_traceback, replace_in
 
 PLAIN = Finding("rfds/a.md", 3, 5, "examples", "bad payload", "examples/invalid-payload")
 FORGED = Finding(
@@ -78,9 +78,12 @@ def test_sarif_has_a_rule_per_kind_and_locations() -> None:
 def test_every_reporting_command_takes_format_and_keeps_summaries_off_stdout(
     repo_copy: Path,
 ) -> None:
-    replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "## Elevator pitch\n", "## Later\n")
-    fixture = (
-        ROOT / "schema" / "examples" / "v1" / "lenient" / "SessionUpdate.meta-not-an-object.json"
+    made = new_rfd(repo_copy, "session-labels", "Session labels")
+    replace_in(repo_copy / made.shown, "## Elevator pitch\n", "## Later\n")
+    fixture = repo_copy / "SessionUpdate.meta-not-an-object.json"
+    fixture.write_text(
+        '{"sessionUpdate": "agent_message_chunk",'
+        ' "content": {"type": "text", "text": "Hi"}, "_meta": 5}\n'
     )
     commands = [
         ["rfds"],

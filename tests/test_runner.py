@@ -12,7 +12,7 @@ import pytest
 
 from acp_docs import runner
 
-from conftest import BIN, no_traceback, replace_in, run
+from conftest import BIN, new_rfd, no_traceback, replace_in, run
 
 
 def test_a_missing_tool_names_itself_and_the_fix(tmp_path: Path) -> None:
@@ -51,15 +51,13 @@ def test_a_crashing_tool_reports_its_status_and_last_words(tmp_path: Path) -> No
 def test_without_node_the_format_check_errors_and_the_others_still_report(
     repo_copy: Path,
 ) -> None:
-    replace_in(repo_copy / "rfds" / "prompt-suggestions.md", "## Elevator pitch\n", "## Later\n")
+    made = new_rfd(repo_copy, "session-labels", "Session labels")
+    replace_in(repo_copy / made.shown, "## Elevator pitch\n", "## Later\n")
     env = {"PATH": f"{BIN}:/nonexistent"}
     result = run(["acp-docs", "check", "--only", "rfds", "format"], cwd=repo_copy, env=env)
     no_traceback(result)
     assert result.returncode == 2
-    assert (
-        "rfds/prompt-suggestions.md:1:1: missing template section '## Elevator pitch'"
-        in result.stdout
-    )
+    assert f"{made.shown}:1:1: missing template section '## Elevator pitch'" in result.stdout
     assert "format: prettier: `node` is not installed; run `make setup`" in result.stderr
     assert "  rfds    failed" in result.stderr
 

@@ -269,6 +269,17 @@ def test_a_broken_source_is_a_clear_error_at_its_line(
     assert f"{SOURCE}:" in result.stderr
     reported = int(result.stderr.split(f"{SOURCE}:")[1].split(":")[0])
     assert line <= reported <= line + 1
+    # The schema check reports it at the same line, before anything else.
+    checked = acp(["schema", "check"], cwd=repo_copy)
+    assert checked.returncode == 1
+    first = checked.stdout.splitlines()[0]
+    assert first.startswith(f"{SOURCE}:{reported}:1: "), checked.stdout
+    assert message in first
+    # So do the commands that check payloads on their own.
+    fixture = ROOT / "schema/examples/v2/valid/message.session-update.json"
+    validated = acp(["validate", "--protocol", "v2", str(fixture)], cwd=repo_copy)
+    assert validated.returncode == 2
+    assert f"{SOURCE}:{reported}:1: " in validated.stderr and message in validated.stderr
 
 
 def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
@@ -287,7 +298,15 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
         ]
     )
     assert written.returncode == 0
-    assert merged["title"] == "Agent Client Protocol v1, unstable + RFDs: prompt-suggestions"
+    from acp_docs.repo import Repo
+    from acp_docs.rfds import schema_sources
+
+    drafts = [
+        s.slug
+        for s in schema_sources(Repo.load(ROOT))
+        if "v1" in s.versions and s.channel == "unstable"
+    ]
+    assert merged["title"] == f"Agent Client Protocol v1, unstable + RFDs: {', '.join(drafts)}"
     from_file = json.loads(out.read_text())
     assert {k: v for k, v in from_file.items() if not k.startswith(("$comment", "x-"))} == {
         k: v for k, v in merged.items() if k != "$comment"
@@ -307,7 +326,7 @@ def test_a_draft_goes_into_the_unstable_base_and_a_completed_rfd_into_the_stable
 ) -> None:
     stable = json.loads(acp(["schema", "merge", "--protocol", "v2", "--channel", "stable"]).stdout)
     assert "PromptSuggestion" not in stable["$defs"]
-    assert stable["x-acp-merged"]["rfds"] == []
+    assert "prompt-suggestions" not in [r["rfd"] for r in stable["x-acp-merged"]["rfds"]]
     unstable = json.loads(acp(["schema", "merge", "--protocol", "v2"]).stdout)
     description = unstable["$defs"]["PromptSuggestion"]["description"]
     assert description.startswith("**UNSTABLE**\n\nThis capability is not part of the spec yet")
@@ -320,7 +339,9 @@ def test_a_draft_goes_into_the_unstable_base_and_a_completed_rfd_into_the_stable
     fragment = json.loads((repo_copy / FRAGMENT.format("v1")).read_text())
     assert fragment["x-acp-merge"]["base"] == "schema.json"
     assert "UNSTABLE" not in json.dumps(fragment)
-    completed = json.loads(acp(["schema", "merge", "--protocol", "v1"], cwd=repo_copy).stdout)
+    # Other RFDs may still be Drafts (so the default base stays unstable): ask for stable.
+    merge_stable = ["schema", "merge", "--protocol", "v1", "--channel", "stable"]
+    completed = json.loads(acp(merge_stable, cwd=repo_copy).stdout)
     assert completed["x-acp-merged"]["base"].endswith("schema/v1/schema.json")
     session = completed["$defs"]["ClientSessionCapabilities"]["properties"]
     assert not session["promptSuggestions"]["description"].startswith("**UNSTABLE**")

@@ -1,9 +1,10 @@
 """`mkdocs serve` as an author uses it: each problem shown on its page, gone once fixed.
 
 One server runs for the module on a free loopback port, over a copy of the
-repository. Each test edits files of that copy, waits for the served page to
-change, asserts what the author would see, then restores the files and waits
-until the page is clean again.
+repository with the sample RFD (see conftest). Each test edits files of that
+copy (the sample RFD's, never one the repository may or may not hold), waits
+for the served page to change, asserts what the author would see, then
+restores the files and waits until the page is clean again.
 """
 
 from __future__ import annotations
@@ -20,18 +21,25 @@ import pytest
 from acp_docs.devserver import DevServer
 from test_readers_browser import AUDIT, AXE
 
-from conftest import BIN, copy_repo, replace_in, require_tool
+from conftest import BIN, copy_sample, replace_in, require_tool, sample
 
-RFD = "rfds/prompt-suggestions.md"
-RFD_PAGE = "rfds/prompt-suggestions/"
+SAMPLE = sample()
+RFD = SAMPLE.rfd
+RFD_PAGE = SAMPLE.page
+PAGE = SAMPLE.protocol
+"""The sample RFD's protocol page, which links to the RFD's FAQ."""
+PAGE_URL = f"protocol/{SAMPLE.slug}/"
+FAQ_LINK = f"../rfds/{SAMPLE.slug}.md#frequently-asked-questions"
+INVALID = ('"text": "urgent"', '"text": 42')
+"""A valid value of an example of the RFD, and an invalid one."""
 NOTE = re.compile(r'<aside class="acp-problem" id="(acp-problem-\d+)"[^>]*>(.*?)</aside>', re.S)
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
-    """`mkdocs serve` over a copy of the repository, its RFD page served."""
+def served(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
+    """`mkdocs serve` over a copy of the repository with the sample RFD, its page served."""
     require_tool("aspell", "Aspell")
-    copy = copy_repo(tmp_path_factory.mktemp("serve"))
+    copy = copy_sample(sample_template, tmp_path_factory.mktemp("serve"))
     with DevServer(copy) as server:
         server.wait_for(RFD_PAGE, lambda page: page is not None, 60)
         yield server
@@ -95,8 +103,7 @@ def test_a_misspelt_word_is_noted_under_its_paragraph_and_goes_when_fixed(served
 
 
 def test_an_invalid_example_is_noted_under_its_code_block(served) -> None:
-    old = '"suggestions": [{ "text": "Run the test suite and fix what breaks" }]'
-    with edited(served, RFD, old, '"suggestions": [{ "text": 42 }]'):
+    with edited(served, RFD, *INVALID):
         page = served.wait_for(RFD_PAGE, lambda p: p is not None and "invalid-payload" in p)
         article = _article(page)
         code = article.index('<span class="mi">42</span>')
@@ -108,7 +115,8 @@ def test_an_invalid_example_is_noted_under_its_code_block(served) -> None:
         assert "42 is not of type 'string'" in first
         # The terminal names the block's opening fence, a line or two above the bad value.
         said = re.search(
-            rf"{RFD}:(\d+):\d+: \[v1 SessionUpdate\] /suggestions/0/text", served.log()
+            rf"{RFD}:(\d+):\d+: \[v1 ClientSessionCapabilities\] /{SAMPLE.prop}/badges/0/text",
+            served.log(),
         )
         assert said is not None
         fence = int(said.group(1))
@@ -141,34 +149,34 @@ def test_broken_front_matter_is_noted_and_never_shown_as_text(served) -> None:
 
 
 def test_a_problem_of_another_page_is_in_the_banner_with_a_link_to_its_note(served) -> None:
-    old = "[frequently asked questions](rfds/prompt-suggestions.md#frequently-asked-questions)"
-    new = "[frequently asked questions](rfds/prompt-suggestions.md#faq-gone)"
-    with edited(served, "docs/index.md", old, new):
+    with edited(
+        served, PAGE, FAQ_LINK, FAQ_LINK.replace("#frequently-asked-questions", "#faq-gone")
+    ):
         page = served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-problems-elsewhere" in p)
         banner = page[page.index('id="acp-problems-elsewhere"') :]
         banner = banner[: banner.index("</details>")]
-        assert "faq-gone" in banner and 'href="../../#acp-problem-1"' in banner
-        home = served.wait_for("", lambda p: p is not None and "faq-gone" in p)
-        assert "acp-problem-1" in _notes(_article(home))
-        assert "no anchor #faq-gone" in _notes(_article(home))["acp-problem-1"]
+        assert "faq-gone" in banner and f'href="../../{PAGE_URL}#acp-problem-1"' in banner
+        other = served.wait_for(PAGE_URL, lambda p: p is not None and "faq-gone" in p)
+        assert "acp-problem-1" in _notes(_article(other))
+        assert "no anchor #faq-gone" in _notes(_article(other))["acp-problem-1"]
 
 
 def test_an_unchanged_page_is_checked_again_against_the_edited_one(served) -> None:
-    # docs/index.md is not edited: its rendering is reused, its link still checked.
+    # The protocol page is not edited: its rendering is reused, its link still checked.
     heading = "## Frequently asked questions"
     with edited(served, RFD, heading, "## Questions and answers"):
         page = served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-problems-elsewhere" in p)
         assert "no anchor #frequently-asked-questions" in page
-        assert 'href="../../#acp-problem-1"' in page
+        assert f'href="../../{PAGE_URL}#acp-problem-1"' in page
 
 
 def test_a_schema_source_edit_changes_the_reference_and_shows_the_drift(served) -> None:
-    old = "One predicted next prompt, offered to the user in the empty composer."
-    new = "One guessed next prompt, offered to the user in the empty composer."
-    with edited(served, "schema/prompt-suggestions/source.yaml", old, new):
+    old = "One badge a Client knows how to show."
+    new = "One guessed badge a Client knows how to show."
+    with edited(served, SAMPLE.source, old, new):
         reference = served.wait_for("schema/v1/", lambda p: p is not None and "One guessed" in p)
         banner = reference[reference.index('id="acp-problems-elsewhere"') :]
-        assert "schema/prompt-suggestions/v1.json" in banner
+        assert SAMPLE.fragment in banner
         assert "acp-docs schema generate" in banner
 
 
@@ -192,8 +200,7 @@ def test_a_normal_build_carries_none_of_it(served, tmp_path: Path) -> None:
 
 @pytest.mark.browser
 def test_in_chromium_the_note_sits_under_the_code_block_it_is_about(served, browser) -> None:
-    old = '"suggestions": [{ "text": "Run the test suite and fix what breaks" }]'
-    with edited(served, RFD, old, '"suggestions": [{ "text": 42 }]'):
+    with edited(served, RFD, *INVALID):
         served.wait_for(RFD_PAGE, lambda p: p is not None and "invalid-payload" in p)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         try:
@@ -224,7 +231,7 @@ def test_in_chromium_the_note_sits_under_the_code_block_it_is_about(served, brow
 def test_notes_summary_and_banner_have_no_serious_axe_finding(served, browser, scheme) -> None:
     sentence = "so it costs little."
     with (
-        edited(served, "docs/index.md", "rfds/prompt-suggestions.md#frequently", "#gone-"),
+        edited(served, PAGE, f"../rfds/{SAMPLE.slug}.md#frequently", "#gone-"),
         edited(served, RFD, sentence, sentence + " Zorblaxian [x](#nowhere-at-all).", False),
     ):
         served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-problems-elsewhere" in p)
@@ -251,7 +258,7 @@ def test_a_build_that_fails_is_shown_on_the_page_and_goes_when_fixed(served) -> 
         assert notice.index("The site could not be built") < notice.index("Fix it and save")
         assert re.search(r'mkdocs\.yml", line \d+, column \d+', notice), notice[:600]
         # The page under the notice is still the last good build of the RFD.
-        assert "Prompt suggestions" in article
+        assert SAMPLE.title in article
         log = served.log()
         assert "acp-docs: the site could not be built" in log and "Traceback" not in log
     finally:

@@ -1,4 +1,9 @@
-"""The site: a strict build, the RFD page's anchors, the navigation and the RFD index."""
+"""The site: a strict build, the RFD page's anchors, the navigation and the RFD index.
+
+The site is built from a checkout with the sample RFD (`site_repo`), whose
+content the tests know; what they say of every RFD holds for whichever the
+repository has.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,11 @@ from pathlib import Path
 from acp_docs import rfds
 from acp_docs.markdown import headings
 from acp_docs.repo import Repo
-from acp_docs.rfds import SECTIONS
+from acp_docs.rfds import SECTIONS, STATUSES, V2_DIR
 
-from conftest import ROOT, replace_in, run
+from conftest import ROOT, replace_in, run, sample
+
+SAMPLE = sample()
 
 
 def _slug(text: str) -> str:
@@ -21,9 +28,9 @@ def _slug(text: str) -> str:
 
 
 def test_rfd_page_has_an_anchor_for_every_section_and_faq_question(built_site: Path) -> None:
-    html = (built_site / "rfds" / "prompt-suggestions" / "index.html").read_text()
+    html = (built_site / SAMPLE.page / "index.html").read_text()
     ids = set(re.findall(r'id="([^"]+)"', html))
-    source = (ROOT / "rfds" / "prompt-suggestions.md").read_text()
+    source = SAMPLE.text
     heads = headings(source)
     faq_line = next(h.line for h in heads if h.text == "Frequently asked questions")
     history_line = next(h.line for h in heads if h.text == "Revision history")
@@ -31,44 +38,49 @@ def test_rfd_page_has_an_anchor_for_every_section_and_faq_question(built_site: P
     assert questions, "the FAQ has no questions"
     for text in [*SECTIONS, *questions]:
         assert _slug(text) in ids, f"no anchor for {text!r}"
-    for seed_question in ("session_info_update", "a list", "still deciding", "acceptance"):
+    for seed_question in ("alternative approaches", "a list", "plain text"):
         assert any(seed_question in q for q in questions), seed_question
 
 
-def test_navigation_lists_the_rfd_once_under_rfds_draft() -> None:
-    entries = [e for e in Repo.load(ROOT).nav() if e.file == "rfds/prompt-suggestions.md"]
-    assert len(entries) == 1
-    assert entries[0].sections == ("RFDs", "Draft")
+def test_navigation_lists_each_rfd_once_under_its_status(site_repo: Path) -> None:
+    repo = Repo.load(site_repo)
+    loaded = rfds.load_all(repo)
+    assert SAMPLE.rfd in [r.docs_path for r in loaded]
+    for rfd in loaded:
+        entries = [e for e in repo.nav() if e.file == rfd.docs_path]
+        group = ("RFDs", STATUSES[rfd.status], *((V2_DIR,) if rfd.v2_only else ()))
+        assert [e.sections for e in entries] == [group], rfd.shown
 
 
 def test_built_navigation_links_the_rfd_once_after_draft(built_site: Path) -> None:
     html = (built_site / "index.html").read_text()
     nav = html.split('<nav class="md-nav md-nav--primary', 1)[1]
     nav = nav.split('<div class="md-content"', 1)[0]
-    links = [m.start() for m in re.finditer(r'href="rfds/prompt-suggestions/" class="md-nav', nav)]
+    links = [m.start() for m in re.finditer(rf'href="{SAMPLE.page}" class="md-nav', nav)]
     assert len(links) == 1
     before = nav[: links[0]]
     assert before.rfind("Draft") > before.rfind("Template")
     assert "Active" not in before[before.rfind("Draft") :]
 
 
-def test_rfd_index_lists_the_rfd_with_its_status(built_site: Path) -> None:
+def test_rfd_index_lists_the_rfd_with_its_status(built_site: Path, site_repo: Path) -> None:
     html = (built_site / "rfds" / "index.html").read_text()
     row = re.search(
-        r"<tr>\s*<td><a href=\"[^\"]*prompt-suggestions/\">Prompt suggestions</a>.*?</tr>",
-        html,
-        re.S,
+        rf"<tr>\s*<td><a href=\"[^\"]*{SAMPLE.slug}/\">{SAMPLE.title}</a>.*?</tr>", html, re.S
     )
     assert row, "the RFD index has no row for the RFD"
     assert "<td>Draft</td>" in row.group(0)
-    (rfd,) = [r for r in rfds.load_all(Repo.load(ROOT)) if r.slug == "prompt-suggestions"]
+    loaded = rfds.load_all(Repo.load(site_repo))
+    (rfd,) = [r for r in loaded if r.slug == SAMPLE.slug]
     for author in rfd.meta["authors"]:
         assert f"@{author}" in row.group(0)
     draft = (built_site / "rfds" / "draft" / "index.html").read_text()
-    assert "Prompt suggestions</a>" in draft
+    assert f"{SAMPLE.title}</a>" in draft
     active = (built_site / "rfds" / "active" / "index.html").read_text()
     article = active.split("<article", 1)[1].split("</article>", 1)[0]
-    assert "prompt-suggestions/" not in article and "<table>" not in article
+    assert f"{SAMPLE.slug}/" not in article
+    if not [r for r in loaded if r.status == "active"]:
+        assert "<table>" not in article
 
 
 def test_no_page_names_a_repository_or_calls_a_repository_host(built_site: Path) -> None:
@@ -79,7 +91,7 @@ def test_no_page_names_a_repository_or_calls_a_repository_host(built_site: Path)
 
 
 def test_site_has_tabs_search_palette_and_copy_buttons(built_site: Path) -> None:
-    html = (built_site / "protocol" / "prompt-suggestions" / "index.html").read_text()
+    html = (built_site / "protocol" / SAMPLE.slug / "index.html").read_text()
     assert 'class="md-tabs"' in html
     assert 'data-md-component="search"' in html
     assert 'data-md-color-scheme="slate"' in html
@@ -96,18 +108,20 @@ def test_api_reference_renders_the_package(built_site: Path) -> None:
     assert "acp_docs.plugin.AcpDocsPlugin" in html
 
 
-def test_editing_an_rfd_is_picked_up_without_a_copy(repo_copy: Path) -> None:
+def test_editing_an_rfd_is_picked_up_without_a_copy(sample_copy: Path) -> None:
     replace_in(
-        repo_copy / "rfds" / "prompt-suggestions.md",
+        sample_copy / SAMPLE.rfd,
         "Why would we change things?\n",
-        "Why would we change things?\n\nA planted sentence about marmalade.\n",
+        "Why would we change things?\n\nA planted sentence about a lighthouse.\n",
     )
-    out = repo_copy / "site"
-    result = run(["mkdocs", "build", "--strict", "--site-dir", str(out)], cwd=repo_copy)
+    out = sample_copy / "site"
+    result = run(["mkdocs", "build", "--strict", "--site-dir", str(out)], cwd=sample_copy)
     assert result.returncode == 0, result.stderr
-    assert "marmalade" in (out / "rfds" / "prompt-suggestions" / "index.html").read_text()
-    assert not list((repo_copy / "docs").rglob("prompt-suggestions.md"))[1:]
-    assert not (repo_copy / "docs" / "rfds" / "prompt-suggestions.md").exists()
+    assert "lighthouse" in (out / SAMPLE.page / "index.html").read_text()
+    docs = sample_copy / "docs"
+    in_docs = [p.relative_to(sample_copy).as_posix() for p in docs.rglob(f"{SAMPLE.slug}.md")]
+    assert in_docs == [SAMPLE.protocol], "only the protocol page: the RFD is not copied into docs/"
+    assert not (docs / "rfds" / f"{SAMPLE.slug}.md").exists()
 
 
 def _make(*args: str, extra: str = "") -> subprocess.CompletedProcess[str]:

@@ -1,12 +1,42 @@
-"""`acp-docs validate`: each exit status for the case it names, never a traceback."""
+"""`acp-docs validate`: each exit status for the case it names, never a traceback.
+
+The payloads are the tests' own, of definitions the published ACP schemas have,
+so nothing here depends on the RFDs or fixtures the repository holds.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import pytest
 
 from conftest import ROOT, acp, no_traceback
 
-FIXTURES = ROOT / "schema" / "examples"
+CHUNK = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Hi"}}
+CHUNK_V2 = {**CHUNK, "messageId": "msg_1"}
+PAYLOADS = {
+    "v1/valid/SessionUpdate.chunk.json": CHUNK,
+    "v1/valid/SessionUpdate.empty-plan.json": {"sessionUpdate": "plan", "entries": []},
+    "v1/lenient/SessionUpdate.meta-not-an-object.json": {**CHUNK, "_meta": "turn 3"},
+    "v1/invalid/SessionUpdate.missing-content.json": {"sessionUpdate": "agent_message_chunk"},
+    "v2/valid/SessionUpdate.chunk.json": CHUNK_V2,
+    "v2/valid/message.session-update.json": {
+        "jsonrpc": "2.0",
+        "method": "session/update",
+        "params": {"sessionId": "sess_7f3a", "update": CHUNK_V2},
+    },
+}
+
+
+@pytest.fixture
+def fixtures(tmp_path: Path) -> Path:
+    """A folder of payload files, laid out as schema/examples is."""
+    folder = tmp_path / "examples"
+    for name, payload in PAYLOADS.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(json.dumps(payload, indent=2) + "\n")
+    return folder
 
 
 def _validate(*args: str, cwd: Path = ROOT):
@@ -15,43 +45,43 @@ def _validate(*args: str, cwd: Path = ROOT):
     return result
 
 
-def test_valid_files_exit_0() -> None:
+def test_valid_files_exit_0(fixtures: Path) -> None:
     result = _validate(
         "--protocol",
         "v1",
         "--def",
         "SessionUpdate",
-        str(FIXTURES / "v1" / "valid" / "SessionUpdate.empty-list.json"),
-        str(FIXTURES / "v1" / "valid" / "SessionUpdate.several-suggestions.json"),
+        str(fixtures / "v1" / "valid" / "SessionUpdate.chunk.json"),
+        str(fixtures / "v1" / "valid" / "SessionUpdate.empty-plan.json"),
     )
     assert result.returncode == 0
     assert "2 valid, 0 invalid" in result.stderr
 
 
-def test_a_json_rpc_message_is_dispatched_without_def() -> None:
+def test_a_json_rpc_message_is_dispatched_without_def(fixtures: Path) -> None:
     result = _validate(
-        "--protocol", "v2", str(FIXTURES / "v2" / "valid" / "message.session-update.json")
+        "--protocol", "v2", str(fixtures / "v2" / "valid" / "message.session-update.json")
     )
     assert result.returncode == 0
     assert "[v2 UpdateSessionNotification]" in result.stderr
 
 
-def test_invalid_files_exit_1_naming_each() -> None:
-    first = FIXTURES / "v1" / "lenient" / "SessionUpdate.meta-not-an-object.json"
-    second = FIXTURES / "v1" / "invalid" / "SessionUpdate.missing-suggestions.json"
-    good = FIXTURES / "v1" / "valid" / "SessionUpdate.empty-list.json"
+def test_invalid_files_exit_1_naming_each(fixtures: Path) -> None:
+    first = fixtures / "v1" / "lenient" / "SessionUpdate.meta-not-an-object.json"
+    second = fixtures / "v1" / "invalid" / "SessionUpdate.missing-content.json"
+    good = fixtures / "v1" / "valid" / "SessionUpdate.chunk.json"
     result = _validate(
         "--protocol", "v1", "--def", "SessionUpdate", str(first), str(second), str(good)
     )
     assert result.returncode == 1
     assert (
-        "schema/examples/v1/lenient/SessionUpdate.meta-not-an-object.json:1:1: [v1 SessionUpdate]"
+        "examples/v1/lenient/SessionUpdate.meta-not-an-object.json:1:1: [v1 SessionUpdate]"
         " /_meta: 'turn 3' is not of type 'object', 'null'"
         " (a receiver drops /_meta and keeps the message)" in result.stdout
     )
     assert (
-        "SessionUpdate.missing-suggestions.json:1:1: [v1 SessionUpdate]"
-        " (root): 'suggestions' is a required property (a receiver rejects the message)"
+        "SessionUpdate.missing-content.json:1:1: [v1 SessionUpdate]"
+        " (root): 'content' is a required property (a receiver rejects the message)"
         in result.stdout
     )
     assert "1 valid, 2 invalid" in result.stderr
@@ -66,7 +96,7 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
 def test_bad_utf8_exits_2(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(b'{\n"text": "\xff"}\n')
-    result = _validate("--protocol", "v1", "--def", "PromptSuggestion", str(path))
+    result = _validate("--protocol", "v1", "--def", "SessionUpdate", str(path))
     assert result.returncode == 2
     assert "bad.json:2: not valid UTF-8" in result.stderr
 
@@ -79,30 +109,30 @@ def test_malformed_json_exits_2_with_line_and_column(tmp_path: Path) -> None:
     assert "broken.json:3:19: malformed JSON" in result.stderr
 
 
-def test_unknown_definition_exits_2() -> None:
-    path = FIXTURES / "v2" / "valid" / "SessionUpdate.empty-list.json"
+def test_unknown_definition_exits_2(fixtures: Path) -> None:
+    path = fixtures / "v2" / "valid" / "SessionUpdate.chunk.json"
     result = _validate("--protocol", "v2", "--def", "ClientSessionCapabilities", str(path))
     assert result.returncode == 2
     assert "unknown definition 'ClientSessionCapabilities'" in result.stderr
 
 
-def test_unknown_protocol_exits_2() -> None:
-    path = FIXTURES / "v2" / "valid" / "SessionUpdate.empty-list.json"
+def test_unknown_protocol_exits_2(fixtures: Path) -> None:
+    path = fixtures / "v2" / "valid" / "SessionUpdate.chunk.json"
     result = _validate("--protocol", "v3", str(path))
     assert result.returncode == 2
     assert "invalid choice: 'v3'" in result.stderr
 
 
-def test_neither_declared_nor_json_rpc_exits_2() -> None:
-    path = FIXTURES / "v1" / "valid" / "SessionUpdate.empty-list.json"
+def test_neither_declared_nor_json_rpc_exits_2(fixtures: Path) -> None:
+    path = fixtures / "v1" / "valid" / "SessionUpdate.chunk.json"
     result = _validate("--protocol", "v1", str(path))
     assert result.returncode == 2
     assert "not a JSON-RPC message" in result.stderr
     assert "--def" in result.stderr
 
 
-def test_outside_a_checkout_exits_2(tmp_path: Path) -> None:
-    path = FIXTURES / "v1" / "valid" / "SessionUpdate.empty-list.json"
+def test_outside_a_checkout_exits_2(fixtures: Path, tmp_path: Path) -> None:
+    path = fixtures / "v1" / "valid" / "SessionUpdate.chunk.json"
     result = _validate("--protocol", "v1", "--def", "SessionUpdate", str(path), cwd=tmp_path)
     assert result.returncode == 2
     assert "no mkdocs.yml" in result.stderr
