@@ -265,3 +265,21 @@ def test_a_build_that_fails_is_shown_on_the_page_and_goes_when_fixed(served) -> 
         config.write_text(before, encoding="utf-8")
     page = served.wait_for(RFD_PAGE, lambda p: p is not None and "acp-build-failed" not in p)
     assert page is not None and _clean(page)
+
+
+def test_adding_the_word_to_the_word_list_clears_its_note_without_editing_the_page(
+    served,
+) -> None:
+    """The word list is watched: the note goes when the word is added, the page untouched."""
+    sentence = "so it costs little."
+    with edited(served, RFD, sentence, sentence + " Zorblaxian."):
+        served.wait_for(RFD_PAGE, lambda p: p is not None and "Zorblaxian" in p and _notes(p))
+        wordlist = served.root / ".wordlist.txt"
+        before = wordlist.read_text(encoding="utf-8")
+        words = sorted({*before.split(), "Zorblaxian"})
+        wordlist.write_text("\n".join(words) + "\n", encoding="utf-8")
+        try:
+            page = served.wait_for(RFD_PAGE, _clean, 30)
+            assert "Zorblaxian" in page and "not sorted" not in page
+        finally:
+            wordlist.write_text(before, encoding="utf-8")
