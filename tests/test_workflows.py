@@ -62,9 +62,19 @@ def _step(job: dict, command: str) -> dict:
     return step
 
 
+MAKE_ENV = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MAKELEVEL", "MFLAGS"}}
+"""The environment without an outer make's (under `make test`, make would print its folders)."""
+
+
 def _make_plan(*targets: str) -> str:
     """The commands `make -n` prints for `targets`, running none of them."""
-    plan = subprocess.run(["make", "-n", *targets], cwd=ROOT, capture_output=True, text=True)
+    plan = subprocess.run(
+        ["make", "--no-print-directory", "-n", *targets],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=MAKE_ENV,
+    )
     assert plan.returncode == 0, plan.stderr
     return plan.stdout
 
@@ -144,10 +154,11 @@ def test_the_check_job_sets_up_python_node_and_aspell_without_chromium() -> None
     # Whatever else `make setup` comes to do, the check job does too; it leaves
     # out only the system packages and the bytecode compiled ahead (a speed-up).
     shown = subprocess.run(
-        ["make", "--eval", "pyc-stamp: ; @echo $(PYC_STAMP)", "pyc-stamp"],
+        ["make", "--no-print-directory", "--eval", "pyc-stamp: ; @echo $(PYC_STAMP)", "pyc-stamp"],
         cwd=ROOT,
         capture_output=True,
         text=True,
+        env=MAKE_ENV,
     )
     assert shown.returncode == 0, shown.stderr
     left_out = _make_plan("-B", "system-deps", shown.stdout.strip()).splitlines()
