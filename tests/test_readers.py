@@ -43,7 +43,15 @@ def test_the_rfd_page_has_a_header_from_its_front_matter(built_site: Path, site_
     fields = {
         div.dt.get_text(strip=True): div.dd for div in header.find_all("div", recursive=False)
     }
-    assert list(fields) == ["Status", "Author", "Champion", "Created", "Discussion"]
+    assert list(fields) == ["Status", "Author", "Champion", "Created", "Discussion", "Pages"]
+    # The RFD's other pages, grouped under it: its protocol page and schema reference.
+    pages = {a.get_text(): a["href"] for a in fields["Pages"].find_all("a")}
+    assert pages == {
+        f"{rfd.title} (protocol)": f"../../protocol/{SAMPLE.slug}/",
+        "Schema reference (v1)": "../../schema/v1/",
+    }
+    for href in pages.values():
+        assert (built_site / "rfds" / SAMPLE.slug / href / "index.html").resolve().is_file()
     status = fields["Status"].a
     assert status.get_text() == STATUSES[meta["status"]]
     assert status["href"] == f"../{meta['status']}/"

@@ -393,6 +393,12 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             if path.is_file():
                 rel = path.relative_to(repo.root).as_posix()
                 files.append(File.generated(config, rel, abs_src_path=str(path)))
+        docs_pages = [
+            (f.src_uri, f.abs_src_path)
+            for f in files.documentation_pages()
+            if f.abs_src_path and not f.src_uri.startswith("rfds/")
+        ]
+        self._owned = proposal.owned_pages(repo.root, docs_pages)
         if self.serving:
             self._render_context = rendercache.context_key(config, files)
         return files
@@ -607,9 +613,19 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         """The RFD header (from its front matter) right after the page's title."""
         status_page = files.get_file_from_path(rfds.status_page(rfd.status)) if rfd.status else None
         url = status_page.url_relative_to(page.file) if status_page is not None else None
-        header = (
-            f"\n{prose.GENERATED_OPEN}\n{rfdheader.render(rfd, url)}\n{prose.GENERATED_CLOSE}\n"
-        )
+        related = []
+        for title, src_uri in getattr(self, "_owned", {}).get(rfd.slug, []):
+            target = files.get_file_from_path(src_uri)
+            if target is not None:
+                section = src_uri.split("/", 1)[0] if "/" in src_uri else "page"
+                related.append((f"{title} ({section})", target.url_relative_to(page.file)))
+        source = next((s for s in self.loaded.sources if s.slug == rfd.slug), None)
+        for version in source.versions if source is not None else ():
+            target = files.get_file_from_path(f"schema/{version}.md")
+            if target is not None:
+                related.append((f"Schema reference ({version})", target.url_relative_to(page.file)))
+        made = rfdheader.render(rfd, url, related)
+        header = f"\n{prose.GENERATED_OPEN}\n{made}\n{prose.GENERATED_CLOSE}\n"
         end = content.find("</h1>")
         if end < 0:
             return header + content

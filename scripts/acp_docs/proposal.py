@@ -8,8 +8,14 @@ words and with a link to the RFD; a slug that names no RFD is a finding.
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
+from acp_docs import filetree
+from acp_docs.errors import LocatedError
+from acp_docs.markdown import front_matter_end
 from acp_docs.rfds import STATUSES, Rfd
+from acp_docs.textfile import UnreadableFile, read_text
+from acp_docs.yamlfile import load as load_yaml
 
 KEY = "rfd"
 """The front-matter key of a docs page that names its RFD."""
@@ -49,3 +55,45 @@ def placed(content: str, notice_html: str) -> str:
         return notice_html + content
     end += len("</h1>")
     return content[:end] + "\n" + notice_html + content[end:]
+
+
+def owner_of_file(path: Path, shown: str) -> tuple[str | None, str]:
+    """The RFD a docs page names in its front matter (or None), and the page's title.
+
+    The title is the front matter's, else the first `# ` heading, else the file's
+    path. A page that cannot be read or whose front matter is not YAML names no
+    RFD here: the build reports it.
+    """
+    try:
+        text = read_text(path, shown)
+    except (UnreadableFile, LocatedError):
+        return None, shown
+    lines = text.split("\n")
+    end = front_matter_end(lines)
+    meta: object = None
+    if end:
+        try:
+            meta = load_yaml("\n".join(lines[1 : end - 1]), shown, 2)
+        except LocatedError:
+            meta = None
+    slug = meta.get(KEY) if isinstance(meta, dict) else None
+    title = meta.get("title") if isinstance(meta, dict) else None
+    if not isinstance(title, str):
+        title = next((ln[2:].strip() for ln in lines[end:] if ln.startswith("# ")), shown)
+    return (str(slug) if slug is not None else None), title
+
+
+def owned_pages(root: Path, pages: list[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]:
+    """For each RFD slug, the (title, docs path) of the docs pages that name it, by path.
+
+    `pages` holds each docs page's docs path and its file; files outside the
+    checkout are left out.
+    """
+    owned: dict[str, list[tuple[str, str]]] = {}
+    for src_uri, abs_path in sorted(pages):
+        if not filetree.inside(root, abs_path):
+            continue
+        slug, title = owner_of_file(Path(abs_path), f"docs/{src_uri}")
+        if slug is not None:
+            owned.setdefault(slug, []).append((title, src_uri))
+    return owned

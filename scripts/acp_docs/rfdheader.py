@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import html
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -37,11 +38,13 @@ def _created(value: Any) -> str:
     return "not given"
 
 
-def render(rfd: Rfd, status_url: str | None) -> str:
+def render(rfd: Rfd, status_url: str | None, related: Sequence[tuple[str, str]] = ()) -> str:
     """The header as HTML: a description list under the page's title.
 
-    `status_url` links the status to its page (relative to the RFD page).
-    Every value is escaped; only http(s) discussion links become links.
+    `status_url` links the status to its page (relative to the RFD page);
+    `related` lists the RFD's other pages, (title, relative URL): its protocol
+    pages and schema reference. Every value is escaped; only http(s) discussion
+    links become links.
     """
     meta = rfd.meta or {}
     status = rfd.status or ""
@@ -57,5 +60,11 @@ def render(rfd: Rfd, status_url: str | None) -> str:
         ("Created", _created(meta.get("created"))),
         ("Discussion", _discussion(meta.get("discussion"))),
     ]
+    if related:
+        links = ", ".join(
+            f'<a href="{html.escape(url, quote=True)}">{html.escape(title)}</a>'
+            for title, url in related
+        )
+        rows.append(("Pages", links))
     items = "".join(f"<div><dt>{name}</dt><dd>{value}</dd></div>" for name, value in rows)
     return f'<dl class="acp-rfd-header" aria-label="About this RFD">{items}</dl>'
