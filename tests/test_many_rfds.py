@@ -93,12 +93,22 @@ def test_the_home_page_lists_every_rfd_and_the_latest_revisions(repo_copy: Path,
     v1 = new_rfd(repo_copy, "session-labels", "Session labels")
     v2 = new_rfd(repo_copy, "state-hints", "State hints", "--protocol", "v2")
     replace_in(repo_copy / v2.shown, "First draft.", "First draft, with `state_update` hints.")
+    # A revision entry is shown on the home page as text: nothing in it becomes markup.
+    replace_in(
+        repo_copy / v1.shown,
+        "First draft.",
+        "First draft <img src=x onerror=alert(1)> [x](javascript:alert(2)).",
+    )
     site = tmp_path / "site"
-    build = run(["mkdocs", "build", "--strict", "--site-dir", str(site)], cwd=repo_copy)
+    # Not --strict: the planted markup is a finding on the RFD's own page, as it should be.
+    build = run(["mkdocs", "build", "--site-dir", str(site)], cwd=repo_copy)
     assert build.returncode == 0, build.stderr
+    assert f"{v1.shown}:" in build.stderr and "javascript:" in build.stderr
     home = (site / "index.html").read_text()
     assert f'href="{v1.page}"' in home and f'href="{v2.page}"' in home
     assert "<code>state_update</code> hints" in home
+    assert "<img" not in home and 'href="javascript:' not in home
+    assert "&lt;img src=x onerror=alert(1)&gt;" in home
     assert (site / v2.page / "index.html").is_file()
 
 
@@ -122,7 +132,7 @@ def test_a_drafts_protocol_page_says_it_is_a_proposal_and_a_wrong_owner_is_a_fin
     assert f'href="../../{made.page}">{made.title}</a> (Draft)' in html
     replace_in(page, f"rfd: {made.slug}", "rfd: no-such-rfd")
     result = check(repo_copy, "links")
-    assert f"{shown}:1:1: front matter `rfd: no-such-rfd` names no RFD" in result.stdout
+    assert f"{shown}:2:1: front matter `rfd: no-such-rfd` names no RFD" in result.stdout
 
 
 def test_export_writes_a_v2_rfd_where_upstream_keeps_them(repo_copy: Path, tmp_path) -> None:
@@ -169,3 +179,22 @@ def test_new_with_a_schema_it_cannot_write_leaves_nothing_behind(repo_copy: Path
     assert not (repo_copy / "rfds" / "other-labels.md").exists()
     assert [p.name for p in taken.parent.iterdir()] == ["source.yaml"]
     assert taken.read_text() == "# someone else's source\n"
+
+
+def test_new_with_a_schema_never_writes_through_a_link_out_of_the_checkout(
+    repo_copy: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (repo_copy / "schema" / "evil-labels").symlink_to(outside)
+    before = (repo_copy / "mkdocs.yml").read_bytes()
+    result = acp(
+        ["new", "evil-labels", "--title", "Evil labels", "--author", "octocat", "--schema"],
+        cwd=repo_copy,
+    )
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "schema/evil-labels is a link or leads out of the checkout" in result.stderr
+    assert list(outside.iterdir()) == []
+    assert (repo_copy / "mkdocs.yml").read_bytes() == before
+    assert not (repo_copy / "rfds" / "evil-labels.md").exists()

@@ -199,6 +199,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         self._page_files: dict[str, File] = {}
         self._renders = rendercache.RenderCache()
         self._render_context: Any = None
+        self._owned: dict[str, list[tuple[str, str]]] = {}
+        """Per RFD slug, the docs pages that name it in front matter (set by `on_files`)."""
         self.serving = False
         """True under `mkdocs serve`: findings are then shown on the pages too."""
 
@@ -501,7 +503,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         line = text.count("\n", 0, match.start()) + 1
         self.report(Finding(self._shown(page.file), line, 1, "build", message, "build/marker"))
 
-    def _with_proposal_notice(self, content: str, page: Any, files: Files, shown: str) -> str:
+    def _with_proposal_notice(
+        self, content: str, page: Any, files: Files, shown: str, text: str
+    ) -> str:
         """A page that names its RFD in front matter says, until it completes, it is a proposal."""
         slug, owner = proposal.owner(page.meta, self.loaded.rfds)
         if slug is None:
@@ -511,9 +515,11 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             message = (
                 f"front matter `{proposal.KEY}: {slug}` names no RFD: use the name of one in rfds/"
             )
-            self.report(Finding(shown, 1, 1, "links", message, "links/unknown-rfd"))
+            line = proposal.key_line(text)
+            self.report(Finding(shown, line, 1, "links", message, "links/unknown-rfd"))
             return content
-        return proposal.placed(content, proposal.notice(owner, target.url_relative_to(page.file)))
+        notice = proposal.notice(owner, target.url_relative_to(page.file))
+        return rfdheader.after_title(content, notice)
 
     def _rfd_of(self, page: Any) -> rfds.Rfd | None:
         """The RFD a page shows (None for other pages and the template)."""
@@ -598,7 +604,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 self.report(Finding(shown, line, col, "build", message, "build/active-html"))
         if rfd is not None:
             html = self._with_header(html, rfd, page, files)
-        html = self._with_proposal_notice(html, page, files, shown)
+        html = self._with_proposal_notice(html, page, files, shown, text)
         if self.serving:
             self.page_words[shown] = memo.remembered(
                 f"words:{shown}", html, lambda: prose.words(html)
@@ -614,7 +620,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         status_page = files.get_file_from_path(rfds.status_page(rfd.status)) if rfd.status else None
         url = status_page.url_relative_to(page.file) if status_page is not None else None
         related = []
-        for title, src_uri in getattr(self, "_owned", {}).get(rfd.slug, []):
+        for title, src_uri in self._owned.get(rfd.slug, []):
             target = files.get_file_from_path(src_uri)
             if target is not None:
                 section = src_uri.split("/", 1)[0] if "/" in src_uri else "page"
@@ -626,10 +632,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 related.append((f"Schema reference ({version})", target.url_relative_to(page.file)))
         made = rfdheader.render(rfd, url, related)
         header = f"\n{prose.GENERATED_OPEN}\n{made}\n{prose.GENERATED_CLOSE}\n"
-        end = content.find("</h1>")
-        if end < 0:
-            return header + content
-        return content[: end + 5] + header + content[end + 5 :]
+        return rfdheader.after_title(content, header)
 
     def _source_text(self, page: Any) -> str:
         path = page.file.abs_src_path

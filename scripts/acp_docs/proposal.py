@@ -30,6 +30,13 @@ def owner(meta: object, loaded: list[Rfd]) -> tuple[str | None, Rfd | None]:
     return text, next((r for r in loaded if r.slug == text), None)
 
 
+def key_line(text: str) -> int:
+    """The line of the `rfd:` key in a page's front matter (1 when it is not found)."""
+    lines = text.split("\n")
+    end = front_matter_end(lines)
+    return next((n for n in range(2, end) if lines[n - 1].startswith(f"{KEY}:")), 1)
+
+
 def notice(rfd: Rfd, link: str) -> str:
     """The HTML of the notice for a page of `rfd`, or "" once the RFD is Completed."""
     if rfd.status == "completed":
@@ -44,17 +51,6 @@ def notice(rfd: Rfd, link: str) -> str:
         " None of it is part of the Agent Client Protocol until the RFD is Completed,"
         " and it may still change.</p></div>\n"
     )
-
-
-def placed(content: str, notice_html: str) -> str:
-    """The page's HTML with the notice right under its title (or on top, without one)."""
-    if not notice_html:
-        return content
-    end = content.find("</h1>")
-    if end < 0 or not content.lstrip().startswith("<h1"):
-        return notice_html + content
-    end += len("</h1>")
-    return content[:end] + "\n" + notice_html + content[end:]
 
 
 def owner_of_file(path: Path, shown: str) -> tuple[str | None, str]:

@@ -23,7 +23,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from acp_docs import protocols
+from acp_docs import filetree, protocols
 from acp_docs.errors import UsageError
 from acp_docs.schema import fragments, merge
 from acp_docs.schema import source as source_module
@@ -195,6 +195,12 @@ def write_example_source(repo_root: Path, slug: str, title: str, versions: list[
     if made.problems:  # the example itself is wrong: a bug of this module
         raise made.problems[0]
     targets = [path, *(fragments.fragment_path(made, v) for v in made.versions)]
+    for folder in (repo.schema_dir, path.parent):
+        if folder.is_symlink() or not filetree.within(root, folder):
+            raise UsageError(
+                f"{folder.relative_to(root).as_posix()} is a link or leads out of the checkout:"
+                " refusing to write a schema source through it"
+            )
     for target in targets:
         if target.exists() or target.is_symlink():
             raise UsageError(f"{repo.relative(target)} already exists: refusing to overwrite it")
