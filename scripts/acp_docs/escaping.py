@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
+from functools import partial
 
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 
@@ -43,33 +45,29 @@ def code_spans(line: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _outside_code(line: str, transform: Callable[[str], str]) -> str:
+    """One line with `transform` applied to what lies outside its code spans."""
+    pieces, last = [], 0
+    for start, end in code_spans(line):
+        pieces.append(transform(line[last:start]))
+        pieces.append(line[start:end])
+        last = end
+    pieces.append(transform(line[last:]))
+    return "".join(pieces)
+
+
 def prose(text: str) -> str:
     """Markdown prose with any raw HTML shown as text (code spans are left alone)."""
-    out = []
-    for line in str(text).split("\n"):
-        pieces, last = [], 0
-        for start, end in code_spans(line):
-            pieces.append(html.escape(line[last:start], quote=False))
-            pieces.append(line[start:end])
-            last = end
-        pieces.append(html.escape(line[last:], quote=False))
-        out.append("".join(pieces))
-    return "\n".join(out)
+    escape = partial(html.escape, quote=False)
+    return "\n".join(_outside_code(line, escape) for line in str(text).split("\n"))
 
 
 def text_with_code(text: str) -> str:
     """One line of plain text whose code spans stay code: everything else as `literal`."""
-    line = " ".join(str(text).split())
 
     def plain(piece: str) -> str:
         lead = " " if piece.startswith(" ") else ""
         trail = " " if piece.endswith(" ") and piece.strip() else ""
         return lead + literal(piece) + trail
 
-    pieces, last = [], 0
-    for start, end in code_spans(line):
-        pieces.append(plain(line[last:start]))
-        pieces.append(line[start:end])
-        last = end
-    pieces.append(plain(line[last:]))
-    return "".join(pieces)
+    return _outside_code(" ".join(str(text).split()), plain)

@@ -37,6 +37,7 @@ from acp_docs.markdown import (
     plain_blocks,
     rendered_blocks,
 )
+from acp_docs.rfds import V2_DIR
 from acp_docs.textfile import UnreadableFile, read_text
 from acp_docs.validate import DispatchError, SchemaSet, define_method_hint
 
@@ -51,7 +52,7 @@ DECLARATION_HELP = (
 
 MAX_TITLE = 300
 
-V2_RFDS = "rfds/v2/"
+V2_RFDS = f"rfds/{V2_DIR}/"
 """Where the RFDs of protocol v2 alone live: their examples are v2 unless they say so."""
 
 

@@ -38,6 +38,17 @@ def _created(value: Any) -> str:
     return "not given"
 
 
+def after_title(content: str, block: str) -> str:
+    """A page's HTML with `block` right under the title it opens with (on top, without one)."""
+    if not block:
+        return content
+    end = content.find("</h1>")
+    if end < 0 or not content.lstrip().startswith("<h1"):
+        return block + content
+    end += len("</h1>")
+    return content[:end] + "\n" + block + content[end:]
+
+
 def render(rfd: Rfd, status_url: str | None, related: Sequence[tuple[str, str]] = ()) -> str:
     """The header as HTML: a description list under the page's title.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -491,9 +492,7 @@ def revisions(rfd: Rfd) -> list[Revision]:
         return []
     lines = rfd.text.split("\n")
     out: list[Revision] = []
-    for number in _section_lines(heads, history, len(lines)):
-        line = lines[number - 1]
-        match = _DATED.match(line)
+    for number, line, match in _history_lines(lines, _section_lines(heads, history, len(lines))):
         if match:
             try:
                 day = dt.date.fromisoformat(match.group(1))
@@ -507,10 +506,18 @@ def revisions(rfd: Rfd) -> list[Revision]:
     return out
 
 
+def _history_lines(
+    lines: list[str], span: range
+) -> Iterator[tuple[int, str, re.Match[str] | None]]:
+    """Each line of a revision history: its number, its text, and its date's match if dated."""
+    for number in span:
+        line = lines[number - 1]
+        yield number, line, _DATED.match(line)
+
+
 def _lint_history(rfd: Rfd, heads: list[Heading], head: Heading, lines: list[str]) -> list[Finding]:
     span = _section_lines(heads, head, len(lines))
-    for number in span:
-        match = _DATED.match(lines[number - 1])
+    for number, _line, match in _history_lines(lines, span):
         if match:
             try:
                 dt.date.fromisoformat(match.group(1))
@@ -538,12 +545,12 @@ def _lint_history(rfd: Rfd, heads: list[Heading], head: Heading, lines: list[str
     ]
 
 
-def nav_group(rfd: Rfd, group: str) -> tuple[str, ...]:
-    """The navigation sections that hold an RFD: RFDs > its status, and > v2 for a v2 RFD.
+def nav_group(group: str, v2_only: bool) -> tuple[str, ...]:
+    """The navigation sections that hold an RFD: RFDs > its status group, and > v2 for a v2 RFD.
 
     Upstream nests its v2 RFDs the same way, in a "v2" group of the status group.
     """
-    return (NAV_SECTION, group, V2_DIR) if rfd.v2_only else (NAV_SECTION, group)
+    return (NAV_SECTION, group, V2_DIR) if v2_only else (NAV_SECTION, group)
 
 
 def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
@@ -565,7 +572,7 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
         places = [e for e in nav if e.file == rfd.docs_path]
         if not places:
             group = STATUSES.get(rfd.status or "", "its status group")
-            where = " > ".join(nav_group(rfd, group))
+            where = " > ".join(nav_group(group, rfd.v2_only))
             out.append(
                 Finding(
                     rfd.shown,
@@ -590,7 +597,7 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
             )
         group = STATUSES.get(rfd.status or "")
         where = places[0]
-        expected = nav_group(rfd, group) if group is not None else None
+        expected = nav_group(group, rfd.v2_only) if group is not None else None
         if expected is not None and where.sections != expected:
             shown = " > ".join(where.sections) or "the top level"
             out.append(

@@ -24,6 +24,7 @@ from acp_docs.rfds import (
     STATUSES,
     TEMPLATE_NAME,
     V2_DIR,
+    nav_group,
     required_sections,
 )
 from acp_docs.textfile import read_text, write_atomic
@@ -198,7 +199,7 @@ def new_rfd(
     config_text = _nav_insertion(repo.config_text, title, target, v2)
     check = Repo.parse(repo.root, config_text)
     placed = [e for e in check.nav() if e.file == target]
-    expected = (NAV_SECTION, DRAFT, V2_DIR) if v2 else (NAV_SECTION, DRAFT)
+    expected = nav_group(DRAFT, v2)
     if len(placed) != 1 or placed[0].sections != expected:
         raise UsageError(
             f"{CONFIG_NAME}: could not place {target} under {' > '.join(expected)}; add it by hand"

@@ -13,7 +13,7 @@ from acp_docs import protocols
 from acp_docs.errors import UsageError
 from acp_docs.escaping import literal, text_with_code
 from acp_docs.payloads import fixture_files
-from acp_docs.rfds import STATUSES, Rfd
+from acp_docs.rfds import STATUSES, Rfd, revisions
 from acp_docs.schema import fragments, merge
 from acp_docs.schema.source import SchemaSource
 from acp_docs.textfile import load_json, read_text
@@ -58,8 +58,6 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
 
 def recent_changes(rfds: list[Rfd], from_page: str, limit: int = 8) -> str:
     """The latest dated entries of every RFD's revision history, newest first, as a list."""
-    from acp_docs.rfds import revisions
-
     entries = [(rev, rfd) for rfd in rfds if rfd.meta for rev in revisions(rfd)]
     if not entries:
         return "*No RFD has a revision history yet.*\n"
