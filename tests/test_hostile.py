@@ -374,7 +374,7 @@ CASES = [
         1,
         "docs/hostile.md",
         5,
-        "a <script> element would run in the reader's browser",
+        "a <script> element is outside what a page may hold",
     ),
     Case(
         "a script link written as HTML",
@@ -383,7 +383,7 @@ CASES = [
         1,
         "docs/hostile.md",
         5,
-        "a javascript: URL in href= of <a>",
+        "a javascript: link in href= of <a>",
     ),
     Case(
         "a handler on an element an RFD may use",
@@ -394,7 +394,7 @@ CASES = [
         1,
         RFD,
         PLANTED,
-        "an event handler (ontoggle=) on <details>",
+        "the attribute ontoggle= on <details> is outside what a page may hold",
     ),
     Case(
         "a package.json that is a link out of the checkout",

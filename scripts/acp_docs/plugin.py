@@ -19,6 +19,7 @@ schema source or a fixture without a restart.
 
 from __future__ import annotations
 
+import bisect
 import html
 import itertools
 import logging
@@ -39,11 +40,12 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import YAML_RE
 
 from acp_docs import (
-    activehtml,
     apiref,
     cachedir,
+    csp,
     examples,
     filetree,
+    mdbounds,
     memo,
     proposal,
     prose,
@@ -52,6 +54,7 @@ from acp_docs import (
     renderspeed,
     rfdheader,
     rfds,
+    sanitize,
     servefail,
     site,
     spell,
@@ -85,10 +88,6 @@ SERVE_DEBOUNCE_SECONDS = 0.05
 
 RFD_SEARCH_BOOST = 2
 """Search ranks RFD pages above the other pages (the API reference is not searched)."""
-
-_GENERATED_MARKS = re.compile(
-    f"^(?:{re.escape(prose.GENERATED_OPEN)}|{re.escape(prose.GENERATED_CLOSE)})\n?", re.M
-)
 
 
 @dataclass
@@ -203,6 +202,10 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         """Per RFD slug, the docs pages that name it in front matter (set by `on_files`)."""
         self.serving = False
         """True under `mkdocs serve`: findings are then shown on the pages too."""
+        self._clock = mdbounds.RenderClock()
+        self._places_of = ""
+        self._link_places: dict[str, list[int]] = {}
+        self._line_starts: list[int] = []
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Note whether this process serves the site (the plugin then lives across rebuilds)."""
@@ -536,6 +539,13 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         RFD's browser title says it is an RFD, and search ranks it up.
         """
         ours = page.file.src_dir == str(self.loaded.repo.root)
+        shown = self._shown(page.file)
+        slow = mdbounds.problem(markdown)
+        if slow is not None:
+            line, col, message = slow
+            self.report(Finding(shown, line, col, "build", message, "build/too-costly"))
+            markdown = "This page is not rendered: it holds input made to be slow to render."
+        self._clock.start(shown)
         if ours and not page.meta:
             # Front matter MkDocs could not read (the RFD lint says why) is not shown as text.
             unread = YAML_RE.match(markdown)  # front matter as MkDocs finds it
@@ -571,7 +581,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         return _MARKER.sub(expand, markdown)
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Files) -> str:
-        """Check the JSON blocks the page shows and every link it holds."""
+        """Check the JSON blocks the page shows and every link it holds; publish only what the
+        allowlist keeps (`acp_docs.sanitize`)."""
+        self._clock.stop()
         shown = self._shown(page.file)
         text = self._source_text(page)
         if self.loaded.schemas is not None and text:
@@ -591,20 +603,23 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             self._check_link(page, files, shown, text, link)
         self._links.clear()
         rfd = self._rfd_of(page)
+        if rfd is not None:
+            html = self._with_header(html, rfd, page, files)
+        html = self._with_proposal_notice(html, page, files, shown, text)
+        published, outside = sanitize.review(html)
         # A Markdown link's unsafe scheme is the links check's finding, at the same place.
         schemes = {
             (f.line, f.col)
             for f in self.findings
             if f.path == shown and f.rule_id == "links/scheme"
         }
-        active = activehtml.problems(html, elements=rfd is None)
-        for line, col, what in activehtml.locate(text, active):
+        for line, col, what in sanitize.locate(text, outside):
             if (line, col) not in schemes:
-                message = f"{what} would run in the reader's browser: write it in Markdown"
-                self.report(Finding(shown, line, col, "build", message, "build/active-html"))
-        if rfd is not None:
-            html = self._with_header(html, rfd, page, files)
-        html = self._with_proposal_notice(html, page, files, shown, text)
+                message = (
+                    f"{what} is outside what a page may hold, and is not published: write it in"
+                    " Markdown (docs/tooling/checks.md#what-a-page-may-hold)"
+                )
+                self.report(Finding(shown, line, col, "build", message, "build/not-allowed"))
         if self.serving:
             self.page_words[shown] = memo.remembered(
                 f"words:{shown}", html, lambda: prose.words(html)
@@ -613,7 +628,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             self.page_words[shown] = prose.words(html)
         self.page_sources[shown] = text
         self._page_files[shown] = page.file
-        return _GENERATED_MARKS.sub("", html)
+        return published
 
     def _with_header(self, content: str, rfd: rfds.Rfd, page: Any, files: Files) -> str:
         """The RFD header (from its front matter) right after the page's title."""
@@ -644,14 +659,14 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
     def _check_link(self, page: Any, files: Files, shown: str, text: str, link: _Link) -> None:
         url = link.url
         scheme, netloc, path, _query, anchor = urlsplit(url)
-        line, col = _position(text, url, link.occurrence)
+        line, col = self._position(shown, text, url, link.occurrence)
 
         def find(message: str, rule: str) -> None:
             self.report(Finding(shown, line, col, "links", message, f"links/{rule}"))
 
         if "\x02" in url:
             return
-        read = activehtml.scheme_of(url)  # as a browser reads it: java&#x09;script: is javascript:
+        read = sanitize.scheme_of(html.unescape(url))  # java&#x09;script: is javascript:
         if read and read not in SAFE_SCHEMES:
             find(
                 f"link {url[:80]!r}: the {read}: scheme is not allowed; use https:, http:,"
@@ -751,7 +766,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         )
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
-        """Repair the theme's markup for readers (see `acp_docs.themefix`)."""
+        """Repair the theme's markup for readers (see `acp_docs.themefix`); outside `mkdocs
+        serve`, put the Content-Security-Policy first in the page (`acp_docs.csp`)."""
         repaired, missing = themefix.apply(output)
         for name in missing:
             self.report(
@@ -764,14 +780,46 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                     "build/theme",
                 )
             )
-        return repaired
+        if self.serving:
+            return repaired
+        with_policy = csp.apply(repaired)
+        if with_policy is None:
+            self.report(
+                Finding(
+                    self._shown(page.file),
+                    1,
+                    1,
+                    "build",
+                    "the page has no <head> for its"
+                    " Content-Security-Policy: the theme's markup has changed",
+                    "build/theme",
+                )
+            )
+            return repaired
+        return with_policy
 
+    def on_post_template(self, output_content: str, template_name: str, config: Any) -> str:
+        """The theme's pages that are not Markdown pages (404.html) get the policy too."""
+        if self.serving or not template_name.endswith(".html"):
+            return output_content
+        return csp.apply(output_content) or output_content
 
-def _position(text: str, url: str, occurrence: int) -> tuple[int, int]:
-    """Line and column of the `occurrence`-th `url` in the Markdown source ((1, 1) if none)."""
-    start = -1
-    for _ in range(occurrence):
-        start = text.find(url, start + 1)
-        if start < 0:
+    def _position(self, shown: str, text: str, url: str, occurrence: int) -> tuple[int, int]:
+        """Line and column of the `occurrence`-th `url` in the page's source ((1, 1) if none).
+
+        Each URL's places and the page's line starts are found once per page,
+        so a page of many identical links is placed in linear time.
+        """
+        if self._places_of != shown:
+            self._places_of = shown
+            self._link_places = {}
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        places = self._link_places.get(url)
+        if places is None:
+            places = [m.start() for m in re.finditer(re.escape(url), text)] if url else []
+            self._link_places[url] = places
+        if not 0 < occurrence <= len(places):
             return 1, 1
-    return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+        start = places[occurrence - 1]
+        line = bisect.bisect_right(self._line_starts, start)
+        return line, start - self._line_starts[line - 1] + 1

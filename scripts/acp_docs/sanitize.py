@@ -1,0 +1,275 @@
+"""Page content by allowlist: what a rendered page may hold, read as a browser reads it.
+
+Every page's content, as Python-Markdown rendered it, is parsed by an HTML5
+parser that follows the WHATWG tree-construction rules (Lexbor, through
+selectolax), so comments, CDATA, raw-text elements (`noscript`, `xmp`, ...)
+and foreign content (SVG, MathML) are read exactly as Chromium reads them.
+Each element, attribute, class, id, URL and style outside `POLICY` is a
+`Problem`. The content that is published is what the allowlist sanitizer
+`nh3` (Ammonia, on html5ever) keeps under the same policy; if the sanitizer
+drops something the walk did not name, that is a problem too, so the two can
+never disagree silently.
+
+What an author can write stays open: headings, paragraphs, lists, tables
+(with column alignment), code blocks with titles and line numbers, tabs,
+admonitions, details, footnotes, abbreviations, definition lists, images
+from the site itself, links to any http(s) or mailto address, and Material's
+buttons and grids. Scripts, handlers, frames, forms, styles, remote images,
+inline SVG and any class of the theme's own layout are not.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import nh3
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+ELEMENTS = frozenset(
+    {"a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del"}
+    | {"details", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4"}
+    | {"h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "label", "li", "mark", "ol", "p"}
+    | {"pre", "q", "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table"}
+    | {"tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr"}
+)
+"""Elements of Markdown and of the configured extensions, and of the plugin's own sections."""
+GLOBAL_ATTRIBUTES = frozenset({"class", "id", "title", "role", "aria-label", "aria-hidden"})
+ELEMENT_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "a": frozenset({"href", "name"}),
+    "col": frozenset({"span"}),
+    "details": frozenset({"open"}),
+    "div": frozenset({"data-tabs"}),
+    "img": frozenset({"src", "alt", "width", "height", "loading"}),
+    "input": frozenset({"type", "name", "checked"}),
+    "label": frozenset({"for"}),
+    "li": frozenset({"value"}),
+    "ol": frozenset({"start", "type"}),
+    "td": frozenset({"style", "colspan", "rowspan", "align"}),
+    "th": frozenset({"style", "colspan", "rowspan", "align"}),
+    "time": frozenset({"datetime"}),
+}
+DATA_PREFIX = "data-acp-"
+"""The plugin's own data attributes (the demo); no other data attribute is read by a script."""
+LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+CLASSES = frozenset(
+    {"admonition", "admonition-title", "annotate", "inline", "end", "headerlink", "highlight"}
+    | {"highlighttable", "linenos", "linenodiv", "normal", "special", "filename", "footnote"}
+    | {"footnote-ref", "footnote-backref", "tabbed-set", "tabbed-alternate", "tabbed-labels"}
+    | {"tabbed-content", "tabbed-block", "grid", "cards", "md-button", "md-button--primary"}
+    | {"note", "abstract", "summary", "tldr", "info", "todo", "tip", "hint", "important"}
+    | {"success", "check", "done", "question", "help", "faq", "warning", "caution"}
+    | {"attention", "failure", "fail", "missing", "danger", "error", "bug", "example"}
+    | {"quote", "cite"}
+)
+"""Classes of Markdown's extensions and Material's content features, by name."""
+CLASS_PATTERN = re.compile(
+    r"acp-[a-z0-9_-]{1,64}"  # the plugin's and the site's own styles
+    r"|language-[A-Za-z0-9_+#.-]{1,40}"  # a code block's language
+    r"|[a-z]{1,3}[0-9]?(?:-[A-Z][A-Za-z]{0,30}){0,4}"  # Pygments token classes
+)
+ID_PATTERN = re.compile(
+    r"[A-Za-z0-9][A-Za-z0-9_:.-]{0,127}|__codelineno-[0-9]{1,6}-[0-9]{1,6}|__tabbed_[0-9]{1,6}_[0-9]{1,6}"
+)
+"""Ids of headings, footnotes, code lines and tabs; `__`-names other than these are the theme's."""
+STYLE_PATTERN = re.compile(r"\s*text-align:\s*(?:left|right|center)\s*;?\s*")
+"""The only style a page may set: a table column's alignment (Markdown's `:---:`)."""
+DIGITS = re.compile(r"[0-9]{1,5}")
+ATTRIBUTE_VALUES: dict[tuple[str, str], frozenset[str]] = {
+    ("input", "type"): frozenset({"radio", "checkbox"}),
+    ("img", "loading"): frozenset({"lazy", "eager"}),
+    ("ol", "type"): frozenset({"1", "a", "A", "i", "I"}),
+    ("td", "align"): frozenset({"left", "right", "center"}),
+    ("th", "align"): frozenset({"left", "right", "center"}),
+    ("aria-hidden", ""): frozenset({"true", "false"}),
+}
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_URL_TRIM = "".join(map(chr, range(0x21)))
+_URL_DROPPED = {9: None, 10: None, 13: None}
+_SYNTHETIC = frozenset({"html", "head", "body"})
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something in a page outside the allowlist: what to look for in the source, and what."""
+
+    needle: str
+    message: str
+    fallback: str = ""
+    """Looked for when the needle is not in the source (a value spelt with entities)."""
+
+
+def scheme_of(url: str) -> str:
+    """The scheme, lower-case, that a browser's URL parser reads in `url` ('' if relative).
+
+    As the URL parser does, C0 controls and spaces are trimmed from both ends and
+    tabs and newlines dropped anywhere, so `java\\tscript:` is `javascript`.
+    """
+    match = _SCHEME.match(url.strip(_URL_TRIM).translate(_URL_DROPPED))
+    return match.group(1).lower() if match else ""
+
+
+def _same_site(url: str) -> bool:
+    """A relative URL within this site: no scheme, no other host, not from the root."""
+    cleaned = url.strip(_URL_TRIM).translate(_URL_DROPPED).replace("\\", "/")
+    return not scheme_of(cleaned) and not cleaned.startswith("/")
+
+
+def value_problem(tag: str, name: str, value: str) -> str | None:
+    """Why the allowed attribute `name` of `<tag>` may not have `value` (None: it may)."""
+    if name == "class":
+        bad = _foreign_classes(value)
+        return f"the class {bad[0][:60]!r} is not one of the site's" if bad else None
+    if name in {"id", "name", "for"}:
+        if tag == "input" and name == "name" and re.fullmatch(r"__tabbed_[0-9]{1,6}", value):
+            return None
+        return None if ID_PATTERN.fullmatch(value) else f"the {name} {value[:60]!r} is not allowed"
+    if name == "href":
+        scheme = scheme_of(value)
+        if scheme and scheme not in LINK_SCHEMES:
+            return f"a {scheme}: link"
+        return None
+    if name == "src":
+        return None if _same_site(value) else f"an image from elsewhere ({value[:60]!r})"
+    if name == "style":
+        return None if STYLE_PATTERN.fullmatch(value) else f"the style {value[:60]!r}"
+    if name in {"width", "height", "span", "colspan", "rowspan", "start", "value"}:
+        return None if DIGITS.fullmatch(value) else f"{name}={value[:30]!r} is not a number"
+    if name == "datetime":
+        return None if re.fullmatch(r"[0-9T:.+Z-]{4,40}", value) else "a malformed datetime"
+    if name == "data-tabs":
+        return None if re.fullmatch(r"[0-9:]{1,20}", value) else "a malformed data-tabs"
+    allowed = ATTRIBUTE_VALUES.get((tag, name)) or ATTRIBUTE_VALUES.get((name, ""))
+    if allowed is not None and value not in allowed:
+        return f"{name}={value[:30]!r} on <{tag}>"
+    return None
+
+
+def _foreign_classes(value: str) -> list[str]:
+    return [t for t in value.split() if t not in CLASSES and not CLASS_PATTERN.fullmatch(t)]
+
+
+def _allowed_name(tag: str, name: str) -> bool:
+    return (
+        name in GLOBAL_ATTRIBUTES
+        or name in ELEMENT_ATTRIBUTES.get(tag, ())
+        or (name.startswith(DATA_PREFIX) and re.fullmatch(r"[a-z0-9-]{1,40}", name) is not None)
+    )
+
+
+def _elements(html: str) -> Iterator[LexborNode]:
+    tree = LexborHTMLParser(html)
+    yield from tree.root.traverse(include_text=False) if tree.root is not None else ()
+
+
+def _walk(html: str) -> list[Problem]:
+    found: list[Problem] = []
+    for node in _elements(html):
+        tag = node.tag or ""
+        if tag == "-comment":
+            continue  # a comment, as the browser reads it: never shown, dropped when published
+        attributes = node.attributes
+        if tag in _SYNTHETIC:
+            # The parser's own html/head/body: attributes on them came from the content.
+            for name in attributes:
+                found.append(Problem(name, f"an attribute {name}= on <{tag}>"))
+            continue
+        if tag.startswith("-") or tag not in ELEMENTS:
+            found.append(Problem(f"<{tag}", f"a <{tag}> element"))
+            continue
+        for name, value in attributes.items():
+            if not _allowed_name(tag, name):
+                found.append(Problem(name, f"the attribute {name}= on <{tag}>"))
+                continue
+            why = value_problem(tag, name, value or "")
+            if why is not None:
+                needle = _foreign_classes(value or "")[0] if name == "class" else value or name
+                found.append(Problem(needle, f"{why} in {name}= of <{tag}>", name))
+    return found
+
+
+def _filter(tag: str, name: str, value: str) -> str | None:
+    """The sanitizer's view of one allowed attribute: kept only when its value is allowed."""
+    if name == "class":
+        foreign = _foreign_classes(value)
+        return " ".join(t for t in value.split() if t not in foreign) or None
+    return value if value_problem(tag, name, value) is None else None
+
+
+_CLEANER: Callable[[str], str] | None = None
+
+
+def _cleaner() -> Callable[[str], str]:
+    global _CLEANER
+    if _CLEANER is None:
+        attributes: dict[str, set[str]] = {"*": set(GLOBAL_ATTRIBUTES)}
+        for tag, names in ELEMENT_ATTRIBUTES.items():
+            attributes[tag] = set(names)
+        cleaner: Any = nh3.Cleaner(
+            tags=set(ELEMENTS),
+            clean_content_tags={"script", "style"},
+            attributes=attributes,
+            attribute_filter=_filter,
+            generic_attribute_prefixes={DATA_PREFIX},
+            link_rel=None,
+            url_schemes=set(LINK_SCHEMES),
+            strip_comments=True,
+        )
+        _CLEANER = cleaner.clean
+    return _CLEANER
+
+
+def _shape(html: str) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """Each element (below the parser's own html/head/body) with its attributes, in order."""
+    return [
+        (node.tag or "", tuple(sorted((k, v or "") for k, v in node.attributes.items())))
+        for node in _elements(html)
+        if node.tag not in _SYNTHETIC and node.tag != "-comment"
+    ]
+
+
+def review(html: str) -> tuple[str, list[Problem]]:
+    """The content to publish (what the sanitizer keeps) and each thing outside the allowlist."""
+    found = _walk(html)
+    clean = _cleaner()(html)
+    if not found:
+        before, after = _shape(html), _shape(clean)
+        if before != after:
+            differs = next(
+                (b for b, a in zip(before, after, strict=False) if b != a),
+                before[len(after)] if len(before) > len(after) else ("", ()),
+            )
+            tag = differs[0] or "element"
+            found.append(Problem(f"<{tag}", f"a <{tag}> the sanitizer changes"))
+    return clean, found
+
+
+def locate(text: str, found: list[Problem]) -> list[tuple[int, int, str]]:
+    """(line, column, message) of each problem in the Markdown source `text`.
+
+    The n-th problem with a needle is put at the n-th place that needle appears
+    in the source, in any case; one the source does not show is put at line 1.
+    Each needle's places are found once, so this is linear in the source.
+    """
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    cursor: dict[str, int] = {}
+    out = []
+    for problem in found:
+        match = None
+        for needle in (problem.needle, problem.fallback):
+            if needle and cursor.get(needle, 0) >= 0:
+                pattern = re.compile(re.escape(needle), re.IGNORECASE)
+                match = pattern.search(text, cursor.get(needle, 0))
+                cursor[needle] = match.start() + 1 if match else -1
+            if match is not None:
+                break
+        if match is None:
+            out.append((1, 1, problem.message))
+            continue
+        start = match.start()
+        line = bisect.bisect_right(line_starts, start)
+        out.append((line, start - line_starts[line - 1] + 1, problem.message))
+    return out
