@@ -319,7 +319,9 @@ def test_an_aspell_option_that_could_smuggle_a_flag_is_refused(repo_copy: Path) 
     result = acp(["check", "--only", "spell"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 2
-    assert ".pyspelling.yml: aspell option 'lang'" in result.stderr
+    config = (repo_copy / ".pyspelling.yml").read_text().split("\n")
+    line = next(n for n, text in enumerate(config, 1) if "lang:" in text)
+    assert f".pyspelling.yml:{line}:1: aspell option 'lang'" in result.stderr
     assert "is not supported" in result.stderr
 
 

@@ -637,7 +637,7 @@ CASES = [
         lambda repo, _o: (repo / "docs").joinpath(os.fsdecode(b"caf\xe9.md")).write_text("# x\n"),
         ("check", "--only", "files", "links"),
         2,
-        "docs/caf\\udce9.md",
+        "docs/caf\\xe9.md",
         None,
         "the file name is not UTF-8",
     ),

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from acp_docs.markdown import code_lines, front_matter_end
+from acp_docs.markdown import code_lines, fence_title, front_matter_end, is_fence
 
 BLOCK_TAGS = frozenset(
     {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dt", "dd", "summary", "dl"}
@@ -26,8 +26,6 @@ _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )
 _SPACE = re.compile(r"\s+")
-_FENCE_TITLE = re.compile(r"""^\s*(?:`{3,}|~{3,}).*?\btitle=(?:"([^"]*)"|'([^']*)')""")
-_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)|\]\[[^\]]*\]|\{[^}]*\}|<[^>]*>")
 _SYNTAX = re.compile(r"[`*_\[\]#|>!]+|^\s*(?:[-+*]|\d+[.)])\s+|^\s*(?:!!!|\?\?\?\+?|===)\s*\S*")
 _MIN_FRAGMENT = 3
@@ -109,11 +107,9 @@ def fragments(line: str, col: int = 0) -> list[str]:
     A code block's opening fence gives its title; a piece around column `col`
     (1-based; a misspelt word) comes first; the others follow, longest first.
     """
-    titled = _FENCE_TITLE.match(line)
-    if titled:
-        return [normal(titled.group(1) or titled.group(2) or "")]
-    if _FENCE.match(line):
-        return []
+    if is_fence(line):
+        title = fence_title(line)
+        return [normal(title)] if title else []
     plain = _LINK_TARGET.sub(lambda m: "]" if m.group(0).startswith("]") else " ", line)
     pieces = [normal(p) for p in _SYNTAX.split(plain)]
     pieces = [p for p in pieces if len(p) >= _MIN_FRAGMENT]
@@ -163,12 +159,12 @@ def place(
     if line < src.first or line > len(lines):
         return None  # front matter is not shown on the page
     tried = [line]
-    if _FENCE.match(lines[line - 1]) and not _FENCE_TITLE.match(lines[line - 1]):
+    if is_fence(lines[line - 1]) and fence_title(lines[line - 1]) is None:
         tried += [n for n in range(line + 1, min(line + 4, len(lines) + 1))]
     tried += [n for n in range(line - 1, line - 6, -1) if n >= src.first]
     for number in tried:
         text = lines[number - 1]
-        if number in src.in_code and not _FENCE.match(text):
+        if number in src.in_code and not is_fence(text):
             pieces = [normal(text)] if len(normal(text)) >= _MIN_FRAGMENT else []
         else:
             pieces = fragments(text, col if number == line else 0)

@@ -36,6 +36,19 @@ def _emit(args: argparse.Namespace, findings: Sequence[Finding], **extra: object
     sys.stdout.flush()
 
 
+def _refuse_undecodable_names(repo: Repo) -> None:
+    """Stop before any check when a file name of the checkout is not UTF-8, naming each."""
+    from acp_docs import filetree
+
+    names = filetree.undecodable_names(repo.root)
+    if names:
+        listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        raise UsageError(
+            f"{listed}: the file name is not UTF-8, so no site can be built and no check can run"
+            " while the checkout holds it: rename it"
+        )
+
+
 def _sources(repo: Repo):
     from acp_docs import rfds
 
@@ -93,9 +106,29 @@ def cmd_schema_merge(args: argparse.Namespace) -> int:
         return OK
     if args.base is not None and args.output.resolve() == args.base.resolve():
         raise UsageError(f"{args.output}: refusing to overwrite the base schema")
+    _check_output(args.output)
     write_atomic(args.output, text)
     _say(f"wrote {args.output}")
     return OK
+
+
+def _check_output(path: Path) -> None:
+    """Refuse an --output that is not, or cannot become, a regular file of a writable folder."""
+    import stat
+
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write here: {exc.strerror}") from None
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        raise UsageError(f"{path}: refusing to write through a symlink")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"{path}: refusing to write: not a regular file")
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        raise UsageError(f"{path}: refusing to write: {parent} is not an existing folder")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -122,6 +155,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return FOUND if invalid else OK
 
 
+def _in_checkout(repo: Repo, path: Path) -> Path:
+    """A PATH argument as the user means it (relative to the current folder), in the checkout."""
+    from acp_docs import filetree
+
+    full = Path(os.path.abspath(path))
+    if not filetree.within(repo.root, full):
+        raise UsageError(f"{path}: outside the checkout ({repo.root}); name a file or folder in it")
+    if not full.exists():
+        raise UsageError(f"{path}: no such file or directory")
+    return full
+
+
 def cmd_examples(args: argparse.Namespace) -> int:
     """Check every declared JSON block of the docs and the RFDs."""
     from acp_docs.examples import check_files, markdown_files
@@ -129,7 +174,8 @@ def cmd_examples(args: argparse.Namespace) -> int:
     from acp_docs.validate import SchemaSet
 
     repo = Repo.load()
-    targets = args.paths or [repo.rfds_dir, repo.docs_dir]
+    _refuse_undecodable_names(repo)
+    targets = [_in_checkout(repo, p) for p in args.paths] or [repo.rfds_dir, repo.docs_dir]
     files = markdown_files(repo.root, targets)
     schemas = SchemaSet.from_repo(repo.root)
     report = check_files(repo.root, files, schemas, renderer(repo.config, plain_code=True))
@@ -162,7 +208,9 @@ def cmd_spell(args: argparse.Namespace) -> int:
     """Spell-check the prose of the pages the site renders (and README.md) with Aspell."""
     from acp_docs import check
 
-    (result,) = check.run(Repo.load(), ["spell"])
+    repo = Repo.load()
+    _refuse_undecodable_names(repo)
+    (result,) = check.run(repo, ["spell"])
     if result.error is not None:
         raise UsageError(result.error)
     return _findings_command(args, list(result.findings), "spelling")
@@ -173,6 +221,7 @@ def cmd_format(args: argparse.Namespace) -> int:
     from acp_docs import prettier
 
     repo = Repo.load()
+    _refuse_undecodable_names(repo)
     if not args.check:
         problems = prettier.write(repo)
         for problem in problems:
@@ -194,8 +243,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Run every check side by side and print one summary."""
     from acp_docs import check
 
-    repo = Repo.load()
     names = [n for n in (args.only or check.CHECKS) if n not in (args.skip or [])]
+    if not names:
+        raise UsageError("--only and --skip leave no check to run: nothing would be checked")
+    repo = Repo.load()
+    _refuse_undecodable_names(repo)
     start = time.perf_counter()
     results = check.run(repo, names)
     findings = sorted({f for r in results for f in r.findings})
@@ -340,7 +392,15 @@ def build_parser() -> argparse.ArgumentParser:
         " RFD); default: unstable while any RFD is not Completed",
     )
     merge.add_argument("--base", type=Path, help="base schema file (default: the pinned SDK's)")
-    merge.add_argument("--output", type=Path, help="write here instead of standard output")
+    merge.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write here instead of standard output: a regular file (new or replaced whole,"
+        " never through a link) in an existing folder the user may write to, relative to the"
+        " current folder; anything else (a special file, a folder that takes no new files) is"
+        " refused with exit status 2",
+    )
     merge.set_defaults(func=cmd_schema_merge, command_name="schema merge")
     schema.set_defaults(func=lambda _args: _missing_action(schema), command_name="schema")
 
@@ -354,7 +414,14 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
     examples = command("examples", cmd_examples, "check every declared JSON block", reporting)
-    examples.add_argument("paths", nargs="*", type=Path, metavar="PATH")
+    examples.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="Markdown files or folders of the checkout, relative to the current folder"
+        " (default: rfds/ and docs/)",
+    )
 
     command("rfds", cmd_rfds, "lint every RFD and the navigation", reporting)
     command("spell", cmd_spell, "spell-check the rendered prose (Aspell)", reporting)
@@ -363,7 +430,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     every = command("check", cmd_check, "run every check CI runs, side by side", reporting)
     every.add_argument("--only", nargs="+", choices=list(CHECKS), metavar="CHECK")
-    every.add_argument("--skip", nargs="+", choices=list(CHECKS), metavar="CHECK")
+    every.add_argument(
+        "--skip",
+        nargs="+",
+        choices=list(CHECKS),
+        metavar="CHECK",
+        help="leave these checks out; leaving every check out is a usage error (exit 2),"
+        " never a pass",
+    )
 
     traced = command("trace", cmd_trace, "check recorded ACP sessions (JSON Lines)", reporting)
     traced.add_argument("--protocol", required=True, choices=protocols.NAMES)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_docs import filetree, jsonparse, protocols
+from acp_docs import filetree, jsonparse, mdlimits, protocols
 from acp_docs.errors import UsageError
 from acp_docs.findings import Finding
 from acp_docs.markdown import (
@@ -320,6 +320,13 @@ def check_files(
         except UnreadableFile as exc:
             report.findings.append(
                 Finding(shown, exc.line, 1, CHECK, exc.reason, f"{CHECK}/unreadable")
+            )
+            continue
+        too_much = mdlimits.hazard(text)
+        if too_much is not None:
+            where = (too_much.line, too_much.col)
+            report.findings.append(
+                Finding(shown, *where, CHECK, too_much.message, f"{CHECK}/too-complex")
             )
             continue
         report.extend(check_text(text, shown, schemas, render))

@@ -57,17 +57,42 @@ def _control(name: str) -> bool:
     return any(ord(c) < 32 or ord(c) == 127 for c in name)
 
 
-def _undecodable(name: str) -> bool:
+def decodable(name: str) -> bool:
+    """True when the file name `name` (as the file system gave it) is UTF-8."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
-        return True
-    return False
+        return False
+    return True
+
+
+def _undecodable(name: str) -> bool:
+    return not decodable(name)
 
 
 def shown(rel: str) -> str:
-    """A path for messages: bytes that are not UTF-8 as escapes."""
-    return rel.encode("utf-8", "backslashreplace").decode("utf-8")
+    """A path for messages: each byte that is not UTF-8 as a `\\xNN` escape."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+SKIPPED = frozenset({".git", ".venv", "node_modules", "site", ".cache", "__pycache__"})
+"""Folders of a checkout that hold tools, caches and output, not its content."""
+
+
+def undecodable_names(root: Path) -> list[str]:
+    """Every path of the checkout (SKIPPED folders aside) whose name is not UTF-8, escaped.
+
+    No site can be built and no tool can be given such a name, so a check
+    refuses to start while one is there.
+    """
+    found = []
+    for current, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED or current != str(root))
+        for name in sorted([*dirs, *files]):
+            if not decodable(name):
+                found.append(shown(os.path.relpath(os.path.join(current, name), root)))
+        dirs[:] = [d for d in dirs if decodable(d)]
+    return found
 
 
 def _link_problem(root: str, full: str) -> str | None:

@@ -20,11 +20,17 @@ from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from typing import Any
 
+from markdown.extensions.attr_list import get_attrs
+from pymdownx.superfences import RE_HL_LINES, RE_LINENUMS, RE_NESTED_FENCE_START, RE_OPTIONS
+
 from acp_docs.errors import UsageError
 
 _FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _QUOTE = re.compile(r"^(?:[ ]{0,3}>[ ]?)+")
-_TITLE = re.compile(r"""\btitle=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
+_ANY_TITLE = re.compile(r"""\btitle=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
+
+
+_HL_OPTIONS = {"hl_lines": RE_HL_LINES, "linenums": RE_LINENUMS, "title": None, "title_mode": None}
 
 
 @dataclass(frozen=True)
@@ -45,17 +51,67 @@ class CodeBlock:
         return self.line + 1
 
 
-def _lang(info: str) -> str:
-    info = info.strip().lstrip("{").strip()
-    first = info.split(None, 1)[0] if info else ""
-    return first.lstrip(".").rstrip("}").lower()
+@dataclass(frozen=True)
+class Fence:
+    """An opening fence as pymdownx.superfences reads it: its marker, language and title."""
+
+    fence: str
+    lang: str
+    title: str | None
 
 
-def _title(info: str) -> str | None:
-    match = _TITLE.search(info)
-    if not match:
+def parse_fence(line: str) -> tuple[int, Fence] | None:
+    """(prefix width, fence) when `line` opens a block for pymdownx.superfences, else None.
+
+    `line` has its tabs expanded. The prefix is the run of spaces and `>` before
+    the fence. The info string is read with superfences' own expressions, and
+    kept to what the site's highlighter accepts: `{ ... }` attributes (the first
+    class the language), or options among hl_lines, linenums, title and
+    title_mode with valid values; any other option makes superfences leave the
+    line as text, so it opens nothing here either.
+    """
+    width = len(line) - len(line.lstrip("> "))
+    match = RE_NESTED_FENCE_START.match(line, width)
+    if match is None or match.group("unrecognized"):
         return None
-    return match.group("dq") if match.group("dq") is not None else match.group("sq")
+    lang = match.group("lang") or ""
+    title: str | None = None
+    if match.group("attrs"):
+        classes = []
+        for key, value in get_attrs(match.group("attrs")):
+            if key == ".":
+                classes.append(value)
+            elif key == "title":
+                title = value
+        if not lang and classes:
+            lang = classes[0]
+    elif match.group("options"):
+        for option in RE_OPTIONS.finditer(match.group("options")):
+            key = option.group("key")
+            value = option.group("value")
+            value = key if value is None else value
+            if key not in _HL_OPTIONS:
+                return None
+            check = _HL_OPTIONS[key]
+            if check is not None and check.match(value) is None:
+                return None
+            if key == "title":
+                title = value
+    return width, Fence(match.group("fence"), lang.lower(), title)
+
+
+def fence_title(line: str) -> str | None:
+    """The title superfences gives the block a line opens (tabs expanded), else None."""
+    parsed = parse_fence(line.expandtabs(4))
+    return parsed[1].title if parsed else None
+
+
+def is_fence(line: str) -> bool:
+    """True when `line` opens or may close a fenced block (a run of three ` or ~)."""
+    return bool(_FENCE_RUN.match(line))
+
+
+_FENCE_RUN = re.compile(r"^[ >]*(?:`{3,}|~{3,})")
 
 
 def front_matter_end(lines: list[str]) -> int:
@@ -68,6 +124,100 @@ def front_matter_end(lines: list[str]) -> int:
     return 0
 
 
+def _prefix(line: str, width: int) -> tuple[str, str]:
+    """`line` split after at most `width` characters of spaces and `>`, as superfences does."""
+    head = line[:width]
+    taken = len(head) - len(head.lstrip("> "))
+    return line[:taken], line[taken:]
+
+
+def fenced_blocks(text: str) -> list[CodeBlock]:
+    """Every fenced block of `text` (decoded, `\\n` line ends) as pymdownx.superfences finds it.
+
+    One pass over the lines, following pymdownx.superfences' own rules: a fence
+    after spaces and `>` only (never after a list marker), each content line
+    indented (or quoted) like the fence, the closing fence the same run of
+    characters. A fence those rules abandon is not code; one still open at the
+    end of the file is kept, unclosed, to the end.
+    """
+    lines = [line.rstrip("\r").expandtabs(4) for line in text.split("\n")]
+    blocks: list[CodeBlock] = []
+    index = front_matter_end(lines)
+    opened: tuple[int, int, Fence, int] | None = None  # line index, width, fence, quote level
+    body: list[str] = []
+    empty = 0
+    while index < len(lines):
+        line = lines[index]
+        if opened is None:
+            parsed = parse_fence(line)
+            if parsed is not None:
+                width, fence = parsed
+                opened, body, empty = (index, width, fence, line[:width].count(">")), [], 0
+            index += 1
+            continue
+        start, width, fence, quotes = opened
+        ws, content = _prefix(line, width)
+        level = ws.count(">")
+        closes = content.startswith(fence.fence) and not content[len(fence.fence) :].strip(" \t")
+        if quotes:
+            if level > quotes:
+                opened = None
+            elif content == "":
+                body.append("")
+                empty += 1
+            elif len(ws) < width or (empty and level < quotes):
+                opened = None
+            elif closes:
+                blocks.append(_block(fence, start, width, body, index, True))
+                opened = None
+            else:
+                body.append(content)
+                empty = 0
+        elif level:
+            opened = None
+        elif (ws + content).strip() == "":
+            body.append(content)
+        elif len(ws) != width and content != "":
+            opened = None
+        elif closes and not content.startswith((" ", "\t")):
+            blocks.append(_block(fence, start, width, body, index, True))
+            opened = None
+        else:
+            body.append(content)
+        index += 1
+    if opened is not None:
+        start, width, fence, _quotes = opened
+        blocks.append(_block(fence, start, width, body, len(lines) - 1, False))
+    return blocks
+
+
+def _block(
+    fence: Fence, start: int, width: int, body: list[str], end: int, closed: bool
+) -> CodeBlock:
+    return CodeBlock(
+        lang=fence.lang,
+        title=fence.title,
+        line=start + 1,
+        col=width + 1,
+        content="\n".join(body),
+        closed=closed,
+        end_line=end + 1,
+    )
+
+
+def _lang(info: str) -> str:
+    info = info.strip().lstrip("{").strip()
+    first = info.split(None, 1)[0] if info else ""
+    return first.lstrip(".").rstrip("}").lower()
+
+
+def _title(info: str) -> str | None:
+    match = _ANY_TITLE.search(info)
+    if not match:
+        return None
+    return match.group("dq") if match.group("dq") is not None else match.group("sq")
+
+
 def _unquote(line: str) -> str:
     """A line with its blockquote markers replaced by spaces, so columns stay the file's."""
     quote = _QUOTE.match(line)
@@ -75,7 +225,11 @@ def _unquote(line: str) -> str:
 
 
 def code_blocks(text: str) -> list[CodeBlock]:
-    """Every fenced code block of `text` (already decoded, `\\n` line ends)."""
+    """Every run between fences of `text`, whatever its info string (`fenced_blocks`: as the site).
+
+    For Markdown that superfences does not read (an exported MDX file, whose
+    titles follow the language without `title=`).
+    """
     lines = [_unquote(line.expandtabs(4)) for line in text.split("\n")]
     blocks: list[CodeBlock] = []
     index = front_matter_end(lines)
@@ -137,7 +291,7 @@ class Heading:
 def code_lines(text: str) -> set[int]:
     """The 1-based line numbers that fenced code blocks take, fences included."""
     lines: set[int] = set()
-    for block in code_blocks(text):
+    for block in fenced_blocks(text):
         lines.update(range(block.line, block.end_line + 1))
     return lines
 
@@ -192,6 +346,9 @@ class _BlockParser(HTMLParser):
             self._container = {"depth": self._depth, "lang": lang, "title": None, "text": []}
             return
         box = self._container
+        if box is not None and self._skip is None and {"linenos", "linenodiv"} & set(classes):
+            self._skip = self._depth  # line numbers, in a table cell or a span: not the text
+            return
         if box is None:
             if tag == "pre":
                 self._container = {"depth": self._depth, "lang": lang, "title": None, "text": []}
@@ -202,14 +359,8 @@ class _BlockParser(HTMLParser):
         if tag == "span" and "filename" in classes and self._pre is None:
             self._filename = self._depth
             box["title"] = ""
-        elif tag == "pre" and self._pre is None:
+        elif tag == "pre" and self._pre is None and self._skip is None:
             self._pre = self._depth
-        elif (
-            self._pre is not None
-            and self._skip is None
-            and ("linenos" in classes or "linenodiv" in classes)
-        ):
-            self._skip = self._depth
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _VOID:
@@ -255,7 +406,7 @@ def locate(text: str, rendered: list[RenderedBlock]) -> list[CodeBlock]:
     title and content; then of the same title; else it is placed at the first
     line that holds its title (line 1 when it has none).
     """
-    scanned = code_blocks(text)
+    scanned = fenced_blocks(text)
     exact: dict[tuple[str, str | None, str], deque[int]] = {}
     titled: dict[tuple[str, str | None], deque[int]] = {}
     for index, block in enumerate(scanned):
@@ -284,9 +435,9 @@ def locate(text: str, rendered: list[RenderedBlock]) -> list[CodeBlock]:
         if title_lines is None:
             title_lines = {}
             for number, line in enumerate(text.split("\n"), 1):
-                for title in _TITLE.finditer(line):
-                    shown = title.group("dq") if title.group("dq") is not None else title["sq"]
-                    title_lines.setdefault(shown, number)
+                title = fence_title(line) if "title" in line else None
+                if title is not None:
+                    title_lines.setdefault(title, number)
         line = title_lines.get(block.title, 1) if block.title else 1
         out.append(CodeBlock(block.lang, block.title, line, 1, block.text, True, line))
     return out
@@ -318,16 +469,17 @@ PLAIN_MARK = "<!-- acp-docs:plain-code -->\n"
 def _take_options(
     language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any
 ) -> bool:
-    options.update(inputs)
-    if "title" in attrs and "title" not in options:
-        options["title"] = attrs["title"]
-    return True
+    """The site highlighter's own validator, so a fence opens (and has a title) as it renders."""
+    from pymdownx.superfences import _validator, highlight_validator
+
+    return bool(_validator(language, inputs, options, attrs, md, validator=highlight_validator))
 
 
 def _plain_fence(
     source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **_: Any
 ) -> str:
     title = options.get("title")
+    language = language or ""  # a fence without a language is a block too
     if not source.endswith("\n"):
         source += "\n"  # as the highlighter ends every block
     shown = f' data-acp-title="{html.escape(str(title))}"' if title is not None else ""

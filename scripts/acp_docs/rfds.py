@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -208,19 +209,53 @@ def load(repo: Repo, path: Path) -> Rfd:
     return Rfd(path, shown, text, meta, error)
 
 
+def _rfd_folders(repo: Repo) -> list[Path]:
+    return [
+        folder
+        for folder in (repo.rfds_dir, repo.rfds_dir / V2_DIR)
+        if folder.is_dir() and not folder.is_symlink()
+    ]
+
+
 def rfd_files(repo: Repo) -> list[Path]:
-    """Every RFD source (the template excluded): rfds/*.md, then rfds/v2/*.md, by name."""
+    """Every RFD source (the template excluded): rfds/*.md, then rfds/v2/*.md, by name.
+
+    Only regular files inside the checkout whose names are UTF-8; `odd_entries`
+    reports the others.
+    """
     found: list[Path] = []
-    for folder in (repo.rfds_dir, repo.rfds_dir / V2_DIR):
-        if folder.is_dir() and not folder.is_symlink():
-            found.extend(
-                sorted(
-                    p
-                    for p in folder.glob("*.md")
-                    if p.name != TEMPLATE_NAME and filetree.inside(repo.root, p)
-                )
+    for folder in _rfd_folders(repo):
+        found.extend(
+            sorted(
+                p
+                for p in folder.glob("*.md")
+                if p.name != TEMPLATE_NAME
+                and filetree.decodable(p.name)
+                and filetree.inside(repo.root, p)
             )
+        )
     return found
+
+
+def odd_entries(repo: Repo) -> list[Finding]:
+    """An entry of rfds/ or rfds/v2/ that looks like an RFD but is not one a build can read.
+
+    A name that is not UTF-8, or a `*.md` that is a folder, would otherwise be
+    skipped in silence.
+    """
+    out = []
+    for folder in _rfd_folders(repo):
+        for path in sorted(folder.iterdir()):
+            shown = filetree.shown(os.path.relpath(path, repo.root))
+            if not filetree.decodable(path.name):
+                reason, rule = "the file name is not UTF-8: rename it", "rfds/file-name"
+            elif path.suffix == ".md" and path.is_dir() and not path.is_symlink():
+                reason = "is a folder, not an RFD: an RFD is one Markdown file; rename or remove it"
+                rule = "rfds/not-a-file"
+            else:
+                continue
+            out.append(Finding(shown, 1, 1, CHECK, reason, rule))
+    return out
 
 
 def load_all(repo: Repo) -> list[Rfd]:
@@ -563,6 +598,8 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
             problem = f"navigation entry {entry.file!r} leads out of the checkout"
         elif not any(filetree.within(d, source) for d in (repo.docs_dir, repo.rfds_dir)):
             problem = f"navigation entry {entry.file!r} leads out of docs/ and rfds/"
+        elif source.is_dir():
+            problem = f"navigation entry {entry.file!r} points at a folder, not a page"
         elif not filetree.inside(repo.root, source):
             problem = f"navigation entry {entry.file!r} points at a missing file"
         else:
@@ -649,4 +686,5 @@ def lint(repo: Repo, rfds: list[Rfd] | None = None) -> list[Finding]:
     for rfd in rfds:
         findings.extend(lint_one(rfd, validator))
     findings.extend(lint_nav(repo, rfds))
+    findings.extend(odd_entries(repo))
     return sorted(findings)

@@ -20,12 +20,12 @@ from typing import Any
 
 from wcmatch import glob
 
-from acp_docs import filetree, memo, prose, runner
-from acp_docs.errors import UsageError
+from acp_docs import filetree, mdlimits, memo, prose, runner
+from acp_docs.errors import LocatedError, UsageError
 from acp_docs.findings import Finding
 from acp_docs.repo import Repo
 from acp_docs.textfile import UnreadableFile, line_of, read_text
-from acp_docs.yamlfile import load as load_yaml
+from acp_docs.yamlfile import load_with_lines
 
 CHECK = "spell"
 CONFIG = ".pyspelling.yml"
@@ -36,11 +36,78 @@ INSTALL_HINT = (
 )
 
 
-def _load_config(repo: Repo) -> dict[str, Any]:
-    config = load_yaml(read_text(repo.root / CONFIG, CONFIG), CONFIG)
-    if not isinstance(config, dict) or not isinstance(config.get("matrix"), list):
-        raise UsageError(f"{CONFIG}:1:1: expected a `matrix` list")
-    return config
+def _load_config(repo: Repo) -> tuple[dict[str, Any], dict[str, int]]:
+    text = read_text(repo.root / CONFIG, CONFIG)
+    config, lines = load_with_lines(text, CONFIG)
+    check_shape(config, lines)
+    return config, lines
+
+
+def _where(lines: dict[str, int], pointer: str) -> int:
+    """The line of `pointer`, else of its nearest parent that has one."""
+    while pointer and pointer not in lines:
+        pointer = pointer.rsplit("/", 1)[0]
+    return lines.get(pointer, 1)
+
+
+def _string_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def check_shape(config: Any, lines: dict[str, int]) -> None:
+    """Refuse a `.pyspelling.yml` of another shape than pyspelling reads, at the line concerned.
+
+    The keys this check reads are checked here (and nowhere else guessed): a
+    `matrix` list of task mappings, each with a string `name`, a `sources` list
+    of glob patterns, an `aspell` mapping, a `dictionary` mapping whose
+    `wordlists` is a list, and a `pipeline` list of filter names or one-key
+    mappings.
+    """
+
+    def bad(pointer: str, reason: str) -> None:
+        raise LocatedError(CONFIG, _where(lines, pointer), 1, reason)
+
+    if not isinstance(config, dict):
+        bad("", "expected a mapping with a `matrix` list of tasks")
+    if "matrix" not in config:
+        bad("", "expected a `matrix` list of tasks")
+    matrix = config["matrix"]
+    if not isinstance(matrix, list) or not matrix:
+        bad("/matrix", "`matrix` must be a non-empty list of tasks")
+    for index, task in enumerate(matrix):
+        at = f"/matrix/{index}"
+        if not isinstance(task, dict):
+            bad(at, f"task {index + 1} of `matrix` must be a mapping (name, sources, ...)")
+        if not isinstance(task.get("name"), str) or not task["name"].strip():
+            bad(f"{at}/name", f"task {index + 1} needs a `name` that is a string")
+        name = task["name"]
+        if "sources" not in task:
+            bad(at, f"task {name!r} has no `sources` (a list of glob patterns)")
+        if not _string_list(task["sources"]):
+            bad(f"{at}/sources", f"task {name!r}: `sources` must be a list of glob patterns")
+        for key in ("aspell", "dictionary"):
+            if task.get(key) is not None and not isinstance(task[key], dict):
+                bad(f"{at}/{key}", f"task {name!r}: `{key}` must be a mapping")
+        wordlists = (task.get("dictionary") or {}).get("wordlists")
+        if wordlists is not None and not _string_list(wordlists):
+            bad(f"{at}/dictionary/wordlists", f"task {name!r}: `wordlists` must be a list of paths")
+        pipeline = task.get("pipeline")
+        if pipeline is None:
+            continue
+        if not isinstance(pipeline, list):
+            bad(f"{at}/pipeline", f"task {name!r}: `pipeline` must be a list of filters")
+        for number, step in enumerate(pipeline):
+            here = f"{at}/pipeline/{number}"
+            if isinstance(step, str):
+                continue
+            if not isinstance(step, dict) or len(step) != 1:
+                bad(here, f"task {name!r}: a pipeline step is a filter name or one `name: options`")
+            ((_filter, options),) = step.items()
+            if options is not None and not isinstance(options, dict):
+                bad(here, f"task {name!r}: the options of filter {_filter!r} must be a mapping")
+            extensions = (options or {}).get("markdown_extensions")
+            if extensions is not None and not isinstance(extensions, list):
+                bad(f"{here}/{_filter}/markdown_extensions", "`markdown_extensions` must be a list")
 
 
 def _markdown_extensions(task: dict[str, Any]) -> list[Any] | None:
@@ -131,17 +198,18 @@ class Task:
     wordlists: list[str]
 
 
-def _aspell_options(index: int, task: dict[str, Any]) -> list[str]:
+def _aspell_options(task: dict[str, Any], lines: dict[str, int], at: str) -> list[str]:
     options = task.get("aspell") or {}
-    if not isinstance(options, dict):
-        raise UsageError(f"{CONFIG}: the aspell options of task {index + 1} are not a mapping")
     out = []
     for key, value in options.items():
         flag = _ASPELL_OPTIONS.get(str(key))
-        if flag is None or not _OPTION_VALUE.fullmatch(str(value)):
-            raise UsageError(
-                f"{CONFIG}: aspell option {key!r}: {value!r} of task {index + 1} is not supported"
-                " (lang and d, with plain names, are)"
+        if flag is None or not isinstance(value, str) or not _OPTION_VALUE.fullmatch(value):
+            raise LocatedError(
+                CONFIG,
+                _where(lines, f"{at}/aspell/{key}"),
+                1,
+                f"aspell option {key!r}: {value!r} of task {task['name']!r} is not supported"
+                " (lang and d, with plain names, are)",
             )
         out.append(f"{flag}={value}")
     return out
@@ -149,21 +217,17 @@ def _aspell_options(index: int, task: dict[str, Any]) -> list[str]:
 
 def tasks(repo: Repo) -> tuple[list[Task], list[Finding]]:
     """The tasks of `.pyspelling.yml` (vetted files only) and the config's own findings."""
-    config = _load_config(repo)
+    config, lines = _load_config(repo)
     findings = config_findings(repo, config)
     tree = filetree.scan(repo.root, repo.source_folders)
     out = []
     for index, task in enumerate(config["matrix"]):
-        if not isinstance(task, dict):
-            raise UsageError(f"{CONFIG}: matrix entry {index + 1} is not a mapping")
         dictionary = task.get("dictionary") or {}
-        if not isinstance(dictionary, dict):
-            raise UsageError(f"{CONFIG}: the dictionary of task {index + 1} is not a mapping")
         out.append(
             Task(
-                str(task.get("name", index + 1)),
-                _vetted_sources(repo, tree, task.get("sources")),
-                _aspell_options(index, task),
+                task["name"],
+                _vetted_sources(repo, tree, task["sources"]),
+                _aspell_options(task, lines, f"/matrix/{index}"),
                 _vetted_sources(repo, tree, dictionary.get("wordlists")),
             )
         )
@@ -265,6 +329,12 @@ def check_pages(
                 texts[rel] = read_text(repo.root / rel, rel)
             except UnreadableFile as exc:
                 findings.append(Finding(rel, exc.line, 1, CHECK, exc.reason, "spell/unreadable"))
+                continue
+            too_much = mdlimits.hazard(texts[rel])
+            if too_much is not None:
+                where = (too_much.line, too_much.col)
+                findings.append(Finding(rel, *where, CHECK, too_much.message, "spell/too-complex"))
+                words[rel] = set()
                 continue
             words[rel] = prose.words(render(texts[rel]))
         findings += findings_for(repo, task, words, texts)
