@@ -338,50 +338,117 @@ def test_the_pull_request_jobs_are_read_only_and_keep_secrets_out() -> None:
             assert "${{" not in script, "untrusted values reach a script through env only"
 
 
-def test_changes_to_code_are_called_out_in_a_job_summary(tmp_path: Path) -> None:
-    callout = _jobs()["callout"]
-    assert callout["if"] == "github.event_name == 'pull_request'"
-    step = _step(callout, "mkdocs.yml")
-    assert step["env"]["BASE_SHA"] == "${{ github.event.pull_request.base.sha }}"
-    assert next(s for s in callout["steps"] if "uses" in s)["with"]["fetch-depth"] == 0
+CALLOUT = ROOT / "scripts" / "acp_docs" / "callout.py"
 
-    def git(*args: str) -> str:
+
+class _PullRequest:
+    """A throwaway repository with a base commit and a head, as the callout job checks out."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir()
+        self.git("init", "-q")
+        (path / "rfds").mkdir()
+        (path / "rfds" / "a.md").write_text("# A\n")
+
+    def git(self, *args: str) -> str:
         done = subprocess.run(
             ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
-            cwd=tmp_path,
+            cwd=self.path,
             capture_output=True,
             text=True,
             check=True,
         )
         return done.stdout.strip()
 
-    git("init", "-q")
-    (tmp_path / "rfds").mkdir()
-    (tmp_path / "scripts").mkdir()
-    (tmp_path / "rfds" / "a.md").write_text("# A\n")
-    git("add", ".")
-    git("commit", "-qm", "base")
-    base = git("rev-parse", "HEAD")
-    (tmp_path / "rfds" / "a.md").write_text("# A, edited\n")
-    (tmp_path / "scripts" / "tool.py").write_text("print()\n")
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\n")
-    git("add", ".")
-    git("commit", "-qm", "change")
-    summary = tmp_path / "summary.md"
-    env = {**os.environ, "BASE_SHA": base, "GITHUB_STEP_SUMMARY": str(summary)}
-    result = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    def commit(self) -> str:
+        self.git("add", "-A")
+        self.git("commit", "-qm", "commit")
+        return self.git("rev-parse", "HEAD")
+
+    def program(self, text: str) -> None:
+        """Put a call-out program of this text at scripts/acp_docs/callout.py."""
+        target = self.path / "scripts" / "acp_docs" / "callout.py"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+    def run_step(self, base: str) -> tuple[subprocess.CompletedProcess[str], str]:
+        """The callout job's step as the runner runs it, and the job summary it wrote."""
+        step = _step(_jobs()["callout"], "callout.py")
+        runner = self.path.parent / "runner"
+        runner.mkdir(exist_ok=True)
+        summary = runner / "summary.md"
+        env = {
+            **os.environ,
+            "BASE_SHA": base,
+            "RUNNER_TEMP": str(runner),
+            "GITHUB_STEP_SUMMARY": str(summary),
+        }
+        result = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            cwd=self.path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return result, summary.read_text() if summary.exists() else ""
+
+
+def test_the_callout_job_runs_on_pull_requests_with_the_whole_history() -> None:
+    callout = _jobs()["callout"]
+    assert callout["if"] == "github.event_name == 'pull_request'"
+    step = _step(callout, "callout.py")
+    assert step["env"] == {"BASE_SHA": "${{ github.event.pull_request.base.sha }}"}
+    assert next(s for s in callout["steps"] if "uses" in s)["with"]["fetch-depth"] == 0
+
+
+def test_the_callout_lists_what_is_not_plain_content_with_the_base_commits_program(
+    tmp_path: Path,
+) -> None:
+    pull = _PullRequest(tmp_path / "repo")
+    pull.program(CALLOUT.read_text())
+    base = pull.commit()
+    # The pull request rewrites the program that reviews it: the base's copy still runs.
+    pull.program("print('nothing to see')\n")
+    (pull.path / "rfds" / "a.md").write_text("# A, edited\n")
+    (pull.path / "GNUmakefile").write_text("all:\n")
+    (pull.path / "mkdocs.yml").symlink_to("README.md")
+    pull.commit()
+    result, summary = pull.run_step(base)
     assert result.returncode == 0, result.stderr
-    text = summary.read_text()
-    assert "### Configuration that runs code changed" in text
-    assert "- `scripts/tool.py`" in text and "- `mkdocs.yml`" in text
-    assert "rfds/a.md" not in text, "content is not called out"
+    assert summary.startswith("### Changes to read before trusting the checks\n")
+    assert "nothing to see" not in summary and "Note" not in summary
+    assert "- **modified** `scripts/acp_docs/callout.py`: not plain content" in summary
+    assert "- **added** `GNUmakefile`: not plain content" in summary
+    assert "- **added** `mkdocs.yml`: not plain content; a symbolic link" in summary
+    assert "points at `README.md`" in summary
+    assert "rfds/a.md" not in summary, "content is not called out"
+
+
+def test_the_callout_says_when_the_base_has_no_program_yet(tmp_path: Path) -> None:
+    pull = _PullRequest(tmp_path / "repo")
+    base = pull.commit()
+    pull.program(CALLOUT.read_text())
+    pull.commit()
+    result, summary = pull.run_step(base)
+    assert result.returncode == 0, result.stderr
+    assert summary.startswith("> **Note:** the base commit has no `scripts/acp_docs/callout.py`")
+    assert "- **added** `scripts/acp_docs/callout.py`: not plain content" in summary
+
+
+def test_the_callout_writes_nothing_for_plain_content_and_fails_for_a_missing_base(
+    tmp_path: Path,
+) -> None:
+    pull = _PullRequest(tmp_path / "repo")
+    pull.program(CALLOUT.read_text())
+    base = pull.commit()
+    (pull.path / "rfds" / "a.md").write_text("# A, edited\n")
+    pull.commit()
+    result, summary = pull.run_step(base)
+    assert (result.returncode, summary) == (0, "")
+    result, summary = pull.run_step("0" * 40)
+    assert result.returncode != 0, "a base that cannot be read fails the job"
 
 
 def test_pip_and_npm_downloads_are_cached() -> None:

@@ -2,7 +2,10 @@
 
 `literal` is for values shown as they are (an RFD's title, a handle): nothing
 in them can become HTML, a link or emphasis. `prose` is for descriptions that
-may use Markdown (code spans, links) but never raw HTML.
+may use Markdown (code spans, links) but never raw HTML. `visible` is for
+text shown to a person in a terminal or an annotation: what cannot be seen,
+or would reorder what is seen, is shown as an escape. `unicode_data` is for
+JSON and SARIF, which keep every real character but no lone surrogate.
 """
 
 from __future__ import annotations
@@ -13,6 +16,41 @@ from collections.abc import Callable
 from functools import partial
 
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+
+INVISIBLE = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
+"""Characters Python counts as printable that show nothing: fillers, variation selectors."""
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return repr(char)[1:-1]
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def visible(text: str) -> str:
+    """`text` as a person may be shown it: hidden and reordering characters as escapes.
+
+    Control characters, line and paragraph separators, spaces other than
+    U+0020, bidirectional and other format characters (U+200B-U+200F,
+    U+202A-U+202E, U+2066-U+2069, U+061C, U+FEFF ...), unassigned and private
+    code points, fillers and variation selectors become `\\n`, `\\x1b`,
+    `\\u202e`; a lone surrogate (a byte of a name that is not UTF-8) becomes
+    `\\udce9`. The result is one line, and the order of what it shows is the
+    order of its characters.
+    """
+    return "".join(
+        _escape(char) if not char.isprintable() or char in INVISIBLE else char for char in str(text)
+    )
+
+
+def unicode_data(text: str) -> str:
+    """`text` with every lone surrogate as `\\udcXX`, so it encodes as UTF-8 and as valid JSON."""
+    return str(text).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def literal(text: str) -> str:

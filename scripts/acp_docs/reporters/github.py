@@ -1,11 +1,16 @@
 """Text lines, each followed by a GitHub Actions `::error` workflow command.
 
-Every value is escaped the way the runner unescapes it, so a file name or a
-message cannot end the command early or start another one.
+Every value is first made visible (control, bidirectional and invisible
+format characters as escapes, see `acp_docs.escaping.visible`), so what a
+reviewer reads on the diff is in the order of its characters, then escaped
+the way the runner unescapes it, so a file name or a message cannot end the
+command early or start another one. A message's own line breaks stay line
+breaks of the annotation (`%0A`); a file name or title is always one line.
 """
 
 from __future__ import annotations
 
+from acp_docs.escaping import visible
 from acp_docs.findings import Finding
 from acp_docs.reporters import Report, text
 
@@ -22,14 +27,13 @@ def escape_property(value: str) -> str:
 
 def annotation(finding: Finding) -> str:
     """The `::error` command GitHub shows inline on the pull request's diff."""
-    safe = finding.path.encode("utf-8", "backslashreplace").decode("utf-8")
-    message = finding.message.encode("utf-8", "backslashreplace").decode("utf-8")
+    message = "\n".join(visible(part) for part in finding.message.split("\n"))
     props = ",".join(
         [
-            f"file={escape_property(safe)}",
+            f"file={escape_property(visible(finding.path))}",
             f"line={finding.line}",
             f"col={finding.col}",
-            f"title={escape_property('acp-docs ' + finding.rule_id)}",
+            f"title={escape_property(visible('acp-docs ' + finding.rule_id))}",
         ]
     )
     return f"::error {props}::{escape_data(message)}"

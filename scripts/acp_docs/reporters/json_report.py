@@ -1,37 +1,44 @@
-"""Findings as one JSON document, for scripts and editors."""
+"""Findings as one JSON document, for scripts and editors.
+
+Strings are data: every real character is kept as it is (a bidirectional
+override in a file name stays one), only a lone surrogate (a byte of a name
+that is not UTF-8) becomes the text `\\udcXX`, so the document is valid JSON
+of valid Unicode that any parser reads.
+"""
 
 from __future__ import annotations
 
 import json
 
+from acp_docs.escaping import unicode_data
 from acp_docs.reporters import Report
 
 
 def render(report: Report) -> str:
     """`{"command", "findings": [...], "checks": [...], "errors": [...]}`."""
     doc = {
-        "command": report.command,
+        "command": unicode_data(report.command),
         "findings": [
             {
-                "path": f.path,
+                "path": unicode_data(f.path),
                 "line": f.line,
                 "col": f.col,
-                "check": f.check,
-                "rule": f.rule_id,
-                "message": f.message,
+                "check": unicode_data(f.check),
+                "rule": unicode_data(f.rule_id),
+                "message": unicode_data(f.message),
             }
             for f in sorted(report.findings)
         ],
         "checks": [
             {
-                "name": r.name,
+                "name": unicode_data(r.name),
                 "status": r.status,
                 "findings": len(r.findings),
                 "seconds": round(r.seconds, 3),
-                "error": r.error,
+                "error": None if r.error is None else unicode_data(r.error),
             }
             for r in report.results
         ],
-        "errors": list(report.errors),
+        "errors": [unicode_data(error) for error in report.errors],
     }
     return json.dumps(doc, indent=2, ensure_ascii=True) + "\n"

@@ -1,4 +1,9 @@
-"""Findings as SARIF 2.1.0, with one rule per kind of problem, for code-scanning tools."""
+"""Findings as SARIF 2.1.0, with one rule per kind of problem, for code-scanning tools.
+
+As in the JSON report, strings keep their real characters and only a lone
+surrogate becomes the text `\\udcXX`; a file's URI percent-encodes the bytes
+of its name, so a name that is not UTF-8 still names the file.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from importlib import metadata
 from urllib.parse import quote
 
 from acp_docs import __version__
+from acp_docs.escaping import unicode_data
 from acp_docs.reporters import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -27,7 +33,7 @@ def _uri(path: str) -> str:
 def render(report: Report) -> str:
     """One SARIF log with a run of `acp-docs`; check errors are execution notifications."""
     findings = sorted(report.findings)
-    rule_ids = sorted({f.rule_id for f in findings})
+    rule_ids = sorted({unicode_data(f.rule_id) for f in findings})
     index = {rule: i for i, rule in enumerate(rule_ids)}
     rules = [
         {
@@ -40,10 +46,10 @@ def render(report: Report) -> str:
     ]
     results = [
         {
-            "ruleId": f.rule_id,
-            "ruleIndex": index[f.rule_id],
+            "ruleId": unicode_data(f.rule_id),
+            "ruleIndex": index[unicode_data(f.rule_id)],
             "level": "error",
-            "message": {"text": f.message.encode("utf-8", "backslashreplace").decode("utf-8")},
+            "message": {"text": unicode_data(f.message)},
             "locations": [
                 {
                     "physicalLocation": {
@@ -55,7 +61,9 @@ def render(report: Report) -> str:
         }
         for f in findings
     ]
-    notifications = [{"level": "error", "message": {"text": error}} for error in report.errors]
+    notifications = [
+        {"level": "error", "message": {"text": unicode_data(error)}} for error in report.errors
+    ]
     log = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -71,7 +79,7 @@ def render(report: Report) -> str:
                 },
                 "invocations": [
                     {
-                        "commandLine": f"acp-docs {report.command}",
+                        "commandLine": unicode_data(f"acp-docs {report.command}"),
                         "executionSuccessful": not report.errors,
                         "toolExecutionNotifications": notifications,
                     }

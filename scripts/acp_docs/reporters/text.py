@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import re
-
+from acp_docs.escaping import visible
 from acp_docs.findings import Finding
 from acp_docs.reporters import Report
 
-_CONTROL = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
-
 
 def printable(text: str) -> str:
-    """`text` on one line: control characters escaped, undecodable bytes shown as escapes."""
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    """`text` on one line, in the order it is read: hidden and reordering characters escaped.
+
+    Control characters (a line break, a terminal escape), bidirectional and
+    other invisible format characters, and the bytes of a name that is not
+    UTF-8 are shown as escapes (`\\n`, `\\x1b`, `\\u202e`, `\\udce9`), so a file
+    name or a message cannot forge another line or reorder what is read.
+    """
+    return visible(text)
 
 
 def line(finding: Finding) -> str:
