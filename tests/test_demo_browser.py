@@ -36,7 +36,7 @@ def page(tab, site_url: str):
     page, errors = tab
     errors.clear()
     page.goto(site_url + RFD_PAGE)
-    page.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+    page.wait_for_function(f"() => document.querySelector('{DEMO}').acpDemo !== undefined")
     yield page
     assert errors == [], errors
 
@@ -72,7 +72,7 @@ def _state(page) -> str:
 def _wait_for_state(page, state: str) -> None:
     """Wait for `state`; for idle, one that ends the work (no prompt of the user's pending)."""
     page.wait_for_function(
-        f"""(({{dataset}}) => dataset.acpDemoState === {json.dumps(state)}
+        f"""() => (({{dataset}}) => dataset.acpDemoState === {json.dumps(state)}
             && ({json.dumps(state)} !== "idle" || dataset.busy === "false"))(
             document.querySelector('{DEMO} [data-acp-demo-state]'))""",
         timeout=10000,
@@ -165,7 +165,7 @@ def test_a_suggestion_from_before_the_latest_prompt_is_never_shown(page) -> None
     page.keyboard.type("Ship it")
     page.keyboard.press("Enter")
     panel = f"document.querySelector('{DEMO} .acp-demo__panel').textContent"
-    page.wait_for_function(f"{panel}.includes('prompt_suggestions')")
+    page.wait_for_function(f"() => {panel}.includes('prompt_suggestions')")
     assert _placeholder(page) not in SEVERAL
     page.keyboard.press("Tab")
     assert composer.input_value() == ""
@@ -291,7 +291,7 @@ def test_readable_in_both_palettes(tab, site_url: str, scheme: str) -> None:
         page.reload()
         expected = "slate" if scheme == "dark" else "default"
         assert page.evaluate("document.body.dataset.mdColorScheme") == expected
-        page.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+        page.wait_for_function(f"() => document.querySelector('{DEMO}').acpDemo !== undefined")
         page.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
         page.mouse.move(0, 0)
         ratios = page.locator(DEMO).first.evaluate(CONTRAST)
@@ -312,7 +312,7 @@ def test_the_demo_works_after_instant_navigation(tab, site_url: str) -> None:
     page.evaluate("window.__sameDocument = true")
     page.locator('.md-content a[href$="rfds/prompt-suggestions/"]').first.click()
     page.wait_for_url("**/rfds/prompt-suggestions/")
-    page.wait_for_function(f"document.querySelector('{DEMO}')?.acpDemo !== undefined")
+    page.wait_for_function(f"() => document.querySelector('{DEMO}')?.acpDemo !== undefined")
     assert page.evaluate("window.__sameDocument") is True, "instant navigation did not happen"
     page.locator(f'{DEMO} [data-acp-demo-send="one"]').first.click()
     assert page.locator(f"{DEMO} textarea").first.get_attribute("placeholder") == SEVERAL[0]
@@ -338,7 +338,8 @@ def test_the_transcript_shows_the_newest_message_and_a_keyboard_can_scroll_it(pa
     page.keyboard.press("Home")
     # The browser may scroll smoothly: wait for it to reach the top.
     page.wait_for_function(
-        f"document.querySelector('{DEMO} .acp-demo__transcript').scrollTop === 0", timeout=5000
+        f"() => document.querySelector('{DEMO} .acp-demo__transcript').scrollTop === 0",
+        timeout=5000,
     )
 
 
@@ -370,7 +371,7 @@ def test_an_update_still_on_its_way_when_the_session_reloads_never_shows(browser
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.clock.install()
         page.goto(site_url + RFD_PAGE)
-        page.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+        page.wait_for_function(f"() => document.querySelector('{DEMO}').acpDemo !== undefined")
         page.locator(f"{DEMO} [data-acp-demo-delay]").first.check()
         _send(page, "one")
         page.locator(f'{DEMO} [data-acp-demo-action="reload"]').first.click()
@@ -401,7 +402,7 @@ def test_on_a_touch_screen_a_tap_accepts_and_next_shows_the_others(browser, site
     try:
         phone = context.new_page()
         phone.goto(site_url + RFD_PAGE)
-        phone.wait_for_function(f"document.querySelector('{DEMO}').acpDemo !== undefined")
+        phone.wait_for_function(f"() => document.querySelector('{DEMO}').acpDemo !== undefined")
         accept = phone.locator(f"{DEMO} [data-acp-demo-accept]").first
         assert accept.is_hidden(), "nothing to accept before an offer"
         phone.locator(f'{DEMO} [data-acp-demo-send="several"]').first.tap()

@@ -136,10 +136,6 @@ def _tree(root: Path) -> dict[str, str]:
     return out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="passes once plugin.on_config reports frontmatter.check_pages(...): drop this mark then",
-)
 def test_acp_docs_check_reports_front_matter_at_its_line(repo_copy: Path) -> None:
     page = repo_copy / "docs" / "tooling" / "hostile.md"
     page.write_text(

@@ -63,12 +63,12 @@ def test_without_node_the_format_check_errors_and_the_others_still_report(
 
 
 def test_a_crashing_build_is_the_build_checks_error(repo_copy: Path) -> None:
-    # A theme that is not installed stops MkDocs; the other checks still run.
+    # A watched folder that does not exist stops MkDocs; the other checks still run.
     config = repo_copy / "mkdocs.yml"
-    replace_in(config, "  name: material\n", "  name: no-such-theme\n")
+    replace_in(config, "  - rfds\n", "  - no-such-path\n")
     result = run(["acp-docs", "check", "--only", "rfds", "links"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 2
-    assert "no-such-theme" in result.stderr
+    assert "no-such-path" in result.stderr
     assert "  rfds   error" in result.stderr or "  rfds  error" in result.stderr
     assert os.path.exists(config)

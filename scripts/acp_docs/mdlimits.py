@@ -12,7 +12,12 @@ before it is rendered; everything here is linear in the page.
 from __future__ import annotations
 
 import re
+import signal
+import threading
 from dataclasses import dataclass
+from typing import Any
+
+from mkdocs.exceptions import PluginError
 
 from acp_docs.markdown import code_lines, front_matter_end
 
@@ -22,6 +27,13 @@ MAX_DEPTH = 24
 MAX_UNCLOSED = 64
 """How many markup openers of one kind may follow each other without the end of that kind."""
 
+MAX_BRACKET_REACH = 2_000_000
+"""Characters the link reader may scan in all for the `]` of each `[` (about half a second)."""
+
+PAGE_SECONDS = 20.0
+"""Rendering one page takes longer than this only on input made to be slow."""
+
+_BRACKET_OR_BLOCK_END = re.compile(r"[\[\]]|\n[ \t]*\n")
 _NESTING = re.compile(r"(?:[ ]{0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+|[ ]{0,3}>[ ]?)")
 _OPENERS = re.compile(r"<!--|-->|<!\[CDATA\[|\]\]>|<\?|<!|</?[A-Za-z]|>")
 _ENDS = {"<!--": "-->", "<![CDATA[": "]]>", "<?": ">", "<!": ">", "<": ">"}
@@ -50,6 +62,33 @@ def _depth(line: str) -> int:
         markers += 1
         at = match.end()
     return indent + markers if markers else 0
+
+
+def _bracket_reach(text: str) -> tuple[int, int]:
+    """How far Markdown's link pattern scans in all from the `[`s of `text` (to each one's `]`,
+    or to the end of its block), and the offset of the `[` that scans farthest."""
+    total, worst, worst_at = 0, 0, 0
+    open_brackets: list[int] = []
+
+    def add(start: int, end: int) -> None:
+        nonlocal total, worst, worst_at
+        total += end - start
+        if end - start > worst:
+            worst, worst_at = end - start, start
+
+    for match in _BRACKET_OR_BLOCK_END.finditer(text):
+        if match.group() == "[":
+            open_brackets.append(match.start())
+        elif match.group() == "]":
+            if open_brackets:
+                add(open_brackets.pop(), match.start())
+        else:
+            for start in open_brackets:
+                add(start, match.start())
+            open_brackets.clear()
+    for start in open_brackets:
+        add(start, len(text))
+    return total, worst_at
 
 
 def hazard(text: str) -> Hazard | None:
@@ -90,4 +129,50 @@ def hazard(text: str) -> Hazard | None:
                     f" {end!r}: the site's HTML reader would rescan the page from each; close"
                     " them or write them as `&lt;`",
                 )
+    reach, offset = _bracket_reach(text)
+    if reach > MAX_BRACKET_REACH:
+        return Hazard(
+            text.count("\n", 0, offset) + 1,
+            offset - text.rfind("\n", 0, offset),
+            f"brackets that Markdown's link reader would scan {reach:,} characters for (more"
+            f" than {MAX_BRACKET_REACH:,}): close each [ with its ], or write it as \\[",
+        )
     return None
+
+
+class RenderClock:
+    """Stops a build whose rendering of one page runs past `PAGE_SECONDS`.
+
+    The budget above covers the slow input that is known; this covers the
+    rest, with an error that names the page instead of a build that never
+    ends. It needs the main thread's timer signal, so it is off while serving
+    (the server builds in another thread) and where there is no SIGALRM.
+    """
+
+    def __init__(self, seconds: float = PAGE_SECONDS) -> None:
+        self.seconds = seconds
+        self.page = ""
+
+    def _usable(self) -> bool:
+        return (
+            hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        )
+
+    def _expired(self, signum: int, frame: Any) -> None:
+        raise PluginError(
+            f"{self.page}: rendering this page took more than {self.seconds:g} s; it holds input"
+            " made to be slow for Markdown (deep nesting, thousands of unclosed tags or"
+            " brackets): remove it"
+        )
+
+    def start(self, page: str) -> None:
+        """Start timing the rendering of `page` (its path as shown)."""
+        if self._usable():
+            self.page = page
+            signal.signal(signal.SIGALRM, self._expired)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def stop(self) -> None:
+        """The page is rendered: stop the timer."""
+        if self._usable():
+            signal.setitimer(signal.ITIMER_REAL, 0)

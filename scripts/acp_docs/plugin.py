@@ -36,7 +36,7 @@ from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.utils.meta import YAML_RE
 
 from acp_docs import (
@@ -45,7 +45,8 @@ from acp_docs import (
     csp,
     examples,
     filetree,
-    mdbounds,
+    frontmatter,
+    mdlimits,
     memo,
     proposal,
     prose,
@@ -58,6 +59,7 @@ from acp_docs import (
     servefail,
     site,
     spell,
+    staticfiles,
     themefiles,
     themefix,
 )
@@ -202,7 +204,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         """Per RFD slug, the docs pages that name it in front matter (set by `on_files`)."""
         self.serving = False
         """True under `mkdocs serve`: findings are then shown on the pages too."""
-        self._clock = mdbounds.RenderClock()
+        self._clock = mdlimits.RenderClock()
         self._places_of = ""
         self._link_places: dict[str, list[int]] = {}
         self._line_starts: list[int] = []
@@ -280,6 +282,9 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         tree = filetree.scan(root, repo.source_folders)
         for finding in tree.findings:
             self.report(finding)
+        pages = [p for p in frontmatter.docs_pages(repo.docs_dir) if tree.allows(root, p)]
+        for finding in frontmatter.check_pages(root, pages):
+            self.report(finding)
         if tree.undecodable:
             raise PluginError(
                 f"{tree.undecodable[0]}: the file name is not UTF-8, and MkDocs cannot build a"
@@ -355,6 +360,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         """Add the RFD sources and the published schema files to the build."""
         loaded = self.loaded
         repo = loaded.repo
+        static_refs = staticfiles.StaticRefs.from_config(config)
         for file in list(files):
             source = file.abs_src_path
             # The installed theme's own files live wherever the theme is installed (mkdocs.yml
@@ -369,6 +375,18 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
                 )
             ):
                 files.remove(file)
+            elif (
+                not from_theme
+                and source
+                and not file.is_documentation_page()
+                and file.inclusion is not InclusionLevel.EXCLUDED
+            ):
+                # Only known-good kinds are published from docs/ (`acp_docs.staticfiles`).
+                problems = staticfiles.review(file.src_uri, Path(source), static_refs)
+                if problems:
+                    files.remove(file)
+                    for finding in staticfiles.as_findings(self._shown(file), problems):
+                        self.report(finding)
         pages = [r.docs_path for r in loaded.rfds]
         template = repo.rfds_dir / rfds.TEMPLATE_NAME
         if filetree.inside(repo.root, template):
@@ -540,10 +558,12 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
         """
         ours = page.file.src_dir == str(self.loaded.repo.root)
         shown = self._shown(page.file)
-        slow = mdbounds.problem(markdown)
+        # Lines as the file has them: `markdown` has lost the front matter.
+        slow = mdlimits.hazard(self._source_text(page) or markdown)
         if slow is not None:
-            line, col, message = slow
-            self.report(Finding(shown, line, col, "build", message, "build/too-costly"))
+            self.report(
+                Finding(shown, slow.line, slow.col, "build", slow.message, "build/too-complex")
+            )
             markdown = "This page is not rendered: it holds input made to be slow to render."
         self._clock.start(shown)
         if ours and not page.meta:

@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from acp_docs import filetree, protocols, schemacheck
+from acp_docs import filetree, protocols, schemacheck, titles
 from acp_docs.errors import LocatedError
 from acp_docs.escaping import code_spans
 from acp_docs.findings import Finding
@@ -662,9 +662,9 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
                     "rfds/duplicate-slug",
                 )
             )
-    titles = Counter(r.title for r in rfds if r.meta)
+    counted = Counter(r.title for r in rfds if r.meta)
     for rfd in rfds:
-        if rfd.meta and titles[rfd.title] > 1:
+        if rfd.meta and counted[rfd.title] > 1:
             out.append(
                 Finding(
                     rfd.shown,
@@ -675,6 +675,11 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
                     "rfds/duplicate-title",
                 )
             )
+    out.extend(
+        titles.check(
+            [titles.TitleAt(r.shown, _meta_line(r, "title"), r.title) for r in rfds if r.meta]
+        )
+    )
     return out
 
 
