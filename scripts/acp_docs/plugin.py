@@ -42,6 +42,7 @@ from mkdocs.utils.meta import YAML_RE
 from acp_docs import (
     apiref,
     cachedir,
+    configpolicy,
     csp,
     examples,
     filetree,
@@ -87,6 +88,10 @@ _MARKER = re.compile(r"^[ ]{0,3}<!--[ \t]*acp-docs:(?P<name>[a-z-]{1,40})(?P<res
 
 SERVE_POLL_SECONDS = 0.1
 SERVE_DEBOUNCE_SECONDS = 0.05
+
+RFD_META = frozenset({"title", "search"})
+"""What of an RFD's front matter the theme sees: the RFD header shows the rest."""
+PAGE_META = frozenset(configpolicy.PAGE_SCHEMA["properties"])
 
 RFD_SEARCH_BOOST = 2
 """Search ranks RFD pages above the other pages (the API reference is not searched)."""
@@ -376,7 +381,8 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             ):
                 files.remove(file)
             elif (
-                not from_theme
+                file.src_dir is not None
+                and Path(file.src_dir) == Path(config.docs_dir)
                 and source
                 and not file.is_documentation_page()
                 and file.inclusion is not InclusionLevel.EXCLUDED
@@ -589,6 +595,11 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             if self._rfd_of(page) is not None and isinstance(title, str):
                 page.meta["title"] = html.escape(f"RFD: {title}", quote=True)
                 page.meta.setdefault("search", {"boost": RFD_SEARCH_BOOST})
+        if isinstance(page.meta, dict):
+            # The theme prints some metadata (description, subtitle, ...) unescaped: only the
+            # keys a page may set reach it; any other is a front-matter finding.
+            keep = RFD_META if ours else PAGE_META
+            page.meta = {key: value for key, value in page.meta.items() if key in keep}
         self._links.clear()
         if self.serving:
             self._renders.install(page, self._render_context, self._links)
