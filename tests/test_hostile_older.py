@@ -38,9 +38,7 @@ def test_nav_entries_to_a_missing_page_and_a_folder(repo_copy: Path) -> None:
     replace_in(
         config,
         CHECKS_ENTRY,
-        CHECKS_ENTRY
-        + "      - Gone: tooling/gone.md\n"
-        + "      - Folder: tooling/folder.md\n",
+        CHECKS_ENTRY + "      - Gone: tooling/gone.md\n" + "      - Folder: tooling/folder.md\n",
     )
     before = snapshot(repo_copy)
     result = acp(["rfds"], cwd=repo_copy)
