@@ -27,6 +27,14 @@ MAX_DEPTH = 24
 MAX_UNCLOSED = 64
 """How many markup openers of one kind may follow each other without the end of that kind."""
 
+MAX_HTML_DEPTH = 256
+"""How deep raw HTML elements may nest: HTML5 tree building costs the depth at each tag."""
+VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+    | {"track", "wbr", "param"}
+)
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]{0,40})\b[^<>]*?(/?)>")
+
 MAX_BRACKET_REACH = 2_000_000
 """Characters the link reader may scan in all for the `]` of each `[` (about half a second)."""
 
@@ -128,6 +136,21 @@ def hazard(text: str) -> Hazard | None:
                     f"more than {MAX_UNCLOSED} HTML openers ({kind!r}...) without a closing"
                     f" {end!r}: the site's HTML reader would rescan the page from each; close"
                     " them or write them as `&lt;`",
+                )
+    depth = 0
+    for match in _TAG.finditer(text):
+        closing, name, self_closing = match.groups()
+        if closing:
+            depth = max(depth - 1, 0)
+        elif not self_closing and name.lower() not in VOID:
+            depth += 1
+            if depth > MAX_HTML_DEPTH:
+                offset = match.start()
+                return Hazard(
+                    text.count("\n", 0, offset) + 1,
+                    offset - text.rfind("\n", 0, offset),
+                    f"HTML elements nested deeper than {MAX_HTML_DEPTH} levels: the page would take"
+                    " minutes to read as a browser does; close them, or write them in Markdown",
                 )
     reach, offset = _bracket_reach(text)
     if reach > MAX_BRACKET_REACH:

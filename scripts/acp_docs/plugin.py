@@ -614,7 +614,6 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
     def on_page_content(self, html: str, page: Any, config: Any, files: Files) -> str:
         """Check the JSON blocks the page shows and every link it holds; publish only what the
         allowlist keeps (`acp_docs.sanitize`)."""
-        self._clock.stop()
         shown = self._shown(page.file)
         text = self._source_text(page)
         if self.loaded.schemas is not None and text:
@@ -638,6 +637,7 @@ class AcpDocsPlugin(BasePlugin):  # type: ignore[type-arg]
             html = self._with_header(html, rfd, page, files)
         html = self._with_proposal_notice(html, page, files, shown, text)
         published, outside = sanitize.review(html)
+        self._clock.stop()
         # A Markdown link's unsafe scheme is the links check's finding, at the same place.
         schemes = {
             (f.line, f.col)

@@ -1,0 +1,49 @@
+"""Input made to be slow is a finding of the build, at its line, not minutes of CPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import no_traceback, replace_in, run
+
+NAV_ENTRY = "      - Checks: tooling/checks.md\n"
+CASES = {
+    # name: (planted at line 5, what the finding says, the line it is at)
+    "nested raw HTML": ("<div>" * 100_000, "HTML elements nested deeper than 256 levels", 5),
+    "nested lists": (
+        "".join("    " * depth + "- x\n" for depth in range(400)),
+        "lists or quotes nested deeper than 24 levels",
+        5 + 24,  # the first line past the limit
+    ),
+    "unclosed tags": ("x " + "<a " * 200_000, "more than 64 HTML openers", 5),
+    "unclosed brackets": ("[" * 50_000, "brackets that Markdown's link reader would scan", 5),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
+def test_a_page_made_to_be_slow_is_a_finding_at_its_line(repo_copy: Path, case: str) -> None:
+    body, says, line = CASES[case]
+    page = repo_copy / "docs" / "tooling" / "slow.md"
+    page.write_text(f"# Slow\n\nText.\n\n{body}\n", encoding="utf-8")
+    replace_in(repo_copy / "mkdocs.yml", NAV_ENTRY, NAV_ENTRY + "      - Slow: tooling/slow.md\n")
+    result = run(["acp-docs", "check", "--only", "build"], cwd=repo_copy, timeout=120)
+    no_traceback(result)
+    assert result.returncode == 1
+    found = [line for line in result.stdout.splitlines() if says in line]
+    assert found and found[0].startswith(f"docs/tooling/slow.md:{line}:"), result.stdout
+
+
+def test_many_identical_links_are_each_placed_at_their_line(repo_copy: Path) -> None:
+    page = repo_copy / "docs" / "tooling" / "links.md"
+    links = "\n".join("[gone](gone.md)" for _ in range(20_000))
+    page.write_text(f"# Links\n\n{links}\n", encoding="utf-8")
+    replace_in(repo_copy / "mkdocs.yml", NAV_ENTRY, NAV_ENTRY + "      - Links: tooling/links.md\n")
+    result = run(["acp-docs", "check", "--only", "links"], cwd=repo_copy, timeout=120)
+    no_traceback(result)
+    assert result.returncode == 1
+    placed = [line for line in result.stdout.splitlines() if "gone.md" in line]
+    assert len(placed) == 20_000
+    assert placed[0].startswith("docs/tooling/links.md:3:8:")
+    assert placed[-1].startswith("docs/tooling/links.md:20002:8:")
