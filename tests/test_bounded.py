@@ -47,3 +47,12 @@ def test_many_identical_links_are_each_placed_at_their_line(repo_copy: Path) -> 
     assert len(placed) == 20_000
     assert placed[0].startswith("docs/tooling/links.md:3:8:")
     assert placed[-1].startswith("docs/tooling/links.md:20002:8:")
+
+
+def test_a_huge_mkdocs_yml_is_refused_before_it_is_parsed(repo_copy: Path) -> None:
+    config = repo_copy / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "# padding\n" * 40_000, encoding="utf-8")
+    result = run(["acp-docs", "check"], cwd=repo_copy, timeout=120)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "mkdocs.yml:1:1:" in result.stderr and "holds at most 262,144" in result.stderr

@@ -15,6 +15,8 @@ from acp_docs.textfile import read_text
 from acp_docs.yamlfile import NoAliasLoader, lines_of
 
 CONFIG_NAME = "mkdocs.yml"
+MAX_CONFIG_CHARS = 256 * 1024
+"""mkdocs.yml is a few kilobytes; YAML of megabytes would take minutes to parse."""
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -103,6 +105,12 @@ class Repo:
         """Find the root from `start` and read mkdocs.yml (a UsageError when malformed)."""
         root = find_root(start)
         text = read_text(root / CONFIG_NAME, CONFIG_NAME)
+        if len(text) > MAX_CONFIG_CHARS:
+            # PyYAML's parser, MkDocs's too, takes minutes on a few megabytes of YAML.
+            raise UsageError(
+                f"{CONFIG_NAME}:1:1: {len(text):,} characters; a site's configuration holds at"
+                f" most {MAX_CONFIG_CHARS:,}"
+            )
         # Kept while serving until mkdocs.yml, or a variable its `!ENV` tags may
         # read (only ACP_DOCS_*), changes (`acp_docs.memo`).
         env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("ACP_DOCS_")))
