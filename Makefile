@@ -12,7 +12,7 @@ PORT ?= 8000
 
 export NO_MKDOCS_2_WARNING := 1
 # Checks leave the checkout byte for byte as it was: Python bytecode is kept in
-# the cache folder outside it (see scripts/acp_docs/cachedir.py).
+# the cache folder outside it (see scripts/acp_docs/core/cachedir.py).
 export PYTHONPYCACHEPREFIX ?= $(or $(ACP_DOCS_CACHE_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/acp-docs)/pycache
 # Kept in that folder, so emptying the cache folder compiles again.
 PYC_STAMP := $(PYTHONPYCACHEPREFIX)$(abspath $(VENV))/.acp-docs-bytecode
@@ -51,7 +51,7 @@ system-deps:
 	@bash scripts/system-deps.sh
 
 # MkDocs reads mkdocs.yml with a loader that can run code: vet it first.
-VET_CONFIG := $(BIN)/python -P -m acp_docs.mkdocsconfig
+VET_CONFIG := $(BIN)/python -P -m acp_docs.policy.mkdocsconfig
 
 serve: setup
 	$(VET_CONFIG)

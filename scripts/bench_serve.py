@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from acp_docs.devserver import DevServer  # noqa: E402
 from bench_check import IGNORED  # noqa: E402
+from devserver import DevServer  # noqa: E402
 
 RFD = "rfds/prompt-suggestions.md"
 PAGE = "rfds/prompt-suggestions/"

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from acp_docs.findings import Finding
+from acp_docs.core.findings import Finding
 from acp_docs.reporters import Report, github
 
 MAX_CELL = 500

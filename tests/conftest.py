@@ -59,7 +59,7 @@ def acp(
     import contextlib
     import io
 
-    from acp_docs import cli
+    from acp_docs.cli import main as cli
 
     out, err = io.StringIO(), io.StringIO()
     saved_env = dict(os.environ)
@@ -101,8 +101,8 @@ def repo_copy(tmp_path: Path) -> Path:
 
 def _taken(repo: Path) -> tuple[set[str], set[str], str]:
     """The slugs and casefolded titles of the RFDs of `repo`, and its schema sources' text."""
-    from acp_docs import rfds
-    from acp_docs.repo import Repo
+    from acp_docs.core.repo import Repo
+    from acp_docs.rfds import model as rfds
 
     loaded = rfds.load_all(Repo.load(repo))
     sources = "".join(
@@ -473,7 +473,7 @@ def base_schemas() -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="session")
 def schemas():
     """The merged schemas of the repository, validators cached for the session."""
-    from acp_docs.validate import SchemaSet
+    from acp_docs.validation.schemaset import SchemaSet
 
     return SchemaSet.from_repo(ROOT)
 
@@ -481,8 +481,8 @@ def schemas():
 @pytest.fixture(scope="session")
 def render():
     """The site's Markdown engine, as the examples check renders pages with it."""
-    from acp_docs.markdown import renderer
-    from acp_docs.repo import Repo
+    from acp_docs.core.repo import Repo
+    from acp_docs.markdown.blocks import renderer
 
     return renderer(Repo.load(ROOT).config)
 
@@ -517,7 +517,7 @@ def served_site(
     Material's instant navigation follows only links its sitemap lists for the
     current origin. The site tests read the files; the browser tests load the URL.
     """
-    from acp_docs.repo import Repo
+    from acp_docs.core.repo import Repo
 
     site_url = Repo.load(site_repo).config.get("site_url") or "/"
     base = urlsplit(site_url).path.rstrip("/") + "/"

@@ -18,7 +18,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from acp_docs import escaping
+from acp_docs.core import escaping
 
 from conftest import ROOT
 

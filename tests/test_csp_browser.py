@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from acp_docs import csp
+from acp_docs.policy import csp
 
 pytestmark = pytest.mark.browser
 

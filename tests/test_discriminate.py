@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from acp_docs import protocols
-from acp_docs.discriminate import discriminate
-from acp_docs.payloads import fixture_definition
+from acp_docs.core import protocols
+from acp_docs.validation.discriminate import discriminate
+from acp_docs.validation.payloads import fixture_definition
 
 from conftest import ROOT
 
@@ -124,7 +124,7 @@ def test_errors_are_those_of_jsonschema_when_the_compiled_check_decides_each_if(
 
 
 def test_the_compiled_check_follows_json_equality_and_types() -> None:
-    from acp_docs.fastvalid import Compiler
+    from acp_docs.validation.fastvalid import Compiler
 
     compiler = Compiler({}, lambda schema: lambda value: False)
     one = compiler.compile({"const": 1})

@@ -245,7 +245,7 @@ def test_no_engine_module_names_the_rfd() -> None:
 
 def test_the_plugin_is_registered_by_entry_point_not_a_hook_path() -> None:
     found = {ep.name: ep.value for ep in entry_points(group="mkdocs.plugins")}
-    assert found.get("acp-docs") == "acp_docs.plugin:AcpDocsPlugin"
+    assert found.get("acp-docs") == "acp_docs.mkdocs.plugin:AcpDocsPlugin"
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text().replace("!ENV", ""))
     assert "hooks" not in config
     assert "acp-docs" in config["plugins"]
@@ -281,7 +281,7 @@ def test_new_lists_the_rfd_under_draft(repo_copy: Path) -> None:
     rfd = (repo_copy / "rfds" / f"{slug}.md").read_text()
     assert rfd.startswith(f'---\ntitle: "{title}"\nstatus: draft\nauthors:\n  - octocat\n')
     assert f"\n# {title}\n" in rfd
-    from acp_docs.repo import Repo
+    from acp_docs.core.repo import Repo
 
     entries = [e for e in Repo.load(repo_copy).nav() if e.file == f"rfds/{slug}.md"]
     assert [(e.sections, e.title) for e in entries] == [(("RFDs", "Draft"), title)]

@@ -6,8 +6,8 @@ import json
 import os
 import subprocess
 
-from acp_docs.repo import Repo
-from acp_docs.rfds import rfd_files
+from acp_docs.core.repo import Repo
+from acp_docs.rfds.model import rfd_files
 
 from conftest import BIN, ROOT
 

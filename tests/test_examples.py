@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.examples import check_text
-from acp_docs.markdown import code_blocks
-from acp_docs.payloads import check_fixtures, fixture_definition
+from acp_docs.markdown.blocks import code_blocks
+from acp_docs.validation.examples import check_text
+from acp_docs.validation.payloads import check_fixtures, fixture_definition
 
 from conftest import ROOT, acp, replace_in, run
 
@@ -109,7 +109,7 @@ def test_not_a_payload_blocks_are_counted_not_checked(schemas, render) -> None:
 
 
 def test_crlf_and_byte_order_mark_files(schemas, render, tmp_path: Path) -> None:
-    from acp_docs.examples import check_files
+    from acp_docs.validation.examples import check_files
 
     path = tmp_path / "page.md"
     path.write_bytes(b"\xef\xbb\xbf" + TABBED.replace("\n", "\r\n").encode())
@@ -181,7 +181,7 @@ def test_strict_build_fails_on_a_planted_invalid_example(repo_copy: Path) -> Non
 
 @pytest.mark.parametrize("protocol", ["v1", "v2"])
 def test_every_fixture_is_classified_as_its_folder_says(schemas, protocol: str) -> None:
-    from acp_docs.textfile import load_json
+    from acp_docs.sources.textfile import load_json
 
     folder = ROOT / "schema" / "examples" / protocol
     kinds = {
@@ -279,8 +279,8 @@ def test_fixtures_are_published_and_listed(built_site: Path) -> None:
 
 def test_the_plain_renderer_finds_the_blocks_the_site_shows() -> None:
     """`acp-docs examples` renders without highlighting; the blocks are the same ones."""
-    from acp_docs.markdown import plain_blocks, rendered_blocks, renderer
-    from acp_docs.repo import Repo
+    from acp_docs.core.repo import Repo
+    from acp_docs.markdown.blocks import plain_blocks, rendered_blocks, renderer
 
     config = Repo.load(ROOT).config
     site, plain = renderer(config), renderer(config, plain_code=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.markdown import code_blocks, rendered_blocks
+from acp_docs.markdown.blocks import code_blocks, rendered_blocks
 
 from conftest import ROOT, acp, no_traceback, replace_in, require_tool, sample
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs import configpolicy, frontmatter
+from acp_docs.policy import configschema as configpolicy
+from acp_docs.policy import frontmatter
 
 from conftest import ROOT, acp, no_traceback
 

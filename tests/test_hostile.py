@@ -56,7 +56,7 @@ def acp(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess
     point does, in its own session, with its own standard streams, and is
     killed with everything it started when it passes the time limit.
     """
-    from acp_docs import cli
+    from acp_docs.cli import main as cli
 
     outputs = [os.pipe(), os.pipe()]
     pid = os.fork()

@@ -192,7 +192,7 @@ def test_schema_merge_output_into_a_special_place_is_a_clear_error(
 
 
 def test_check_that_skips_every_check_is_not_a_pass(repo_copy: Path) -> None:
-    from acp_docs.check import CHECKS
+    from acp_docs.checks.run import CHECKS
 
     result = acp(["check", "--skip", *CHECKS], cwd=repo_copy)
     no_traceback(result)

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs import mdparts, prettier
-from acp_docs.repo import Repo
+from acp_docs.checks import prettier
+from acp_docs.core.repo import Repo
+from acp_docs.markdown import parts as mdparts
 
 from conftest import ROOT, require_tool
 

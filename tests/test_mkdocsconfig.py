@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs import configpolicy
-from acp_docs.errors import UsageError
-from acp_docs.repo import Repo
+from acp_docs.core.errors import UsageError
+from acp_docs.core.repo import Repo
+from acp_docs.policy import configschema as configpolicy
 
 from conftest import BIN, ROOT, acp, copy_repo, no_traceback
 
 BASE = "site_name: T\n"
 MATERIAL = next((BIN.parent / "lib").glob("python3*/site-packages/material/templates"))
-VET = ".venv/bin/python -P -m acp_docs.mkdocsconfig"
+VET = ".venv/bin/python -P -m acp_docs.policy.mkdocsconfig"
 
 
 def _refusal(text: str) -> str:

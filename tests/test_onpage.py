@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs import blockmap, memo
-from acp_docs.findings import Finding
+from acp_docs.core import memo
+from acp_docs.core.findings import Finding
+from acp_docs.markdown import blockmap
 from acp_docs.reporters import page
 
 SOURCE = """---

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from acp_docs import prose
+from acp_docs.markdown import prose
 
 SOURCE = """---
 title: Zorp

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from acp_docs import protocols
-from acp_docs.errors import UsageError
-from acp_docs.examples import check_text
+from acp_docs.core import protocols
+from acp_docs.core.errors import UsageError
+from acp_docs.validation.examples import check_text
 
 from conftest import SDK_SCHEMA, acp, no_traceback
 

@@ -8,7 +8,7 @@ import pytest
 from pygments.formatters.html import HtmlFormatter
 from pymdownx.superfences import SuperFencesBlockPreprocessor
 
-from acp_docs import renderspeed
+from acp_docs.patches import renderspeed
 
 from conftest import ROOT
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.findings import CheckResult, Finding
+from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.reporters import Report, render
 from acp_docs.reporters.text import printable
 

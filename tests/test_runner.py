@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs import runner
+from acp_docs.core import runner
 
 from conftest import BIN, new_rfd, no_traceback, replace_in, run
 

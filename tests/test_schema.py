@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from acp_docs import protocols
+from acp_docs.core import protocols
 from acp_docs.schema import fragments, merge, source
 from acp_docs.schema.merge import MergeRefused
 
@@ -298,8 +298,8 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
         ]
     )
     assert written.returncode == 0
-    from acp_docs.repo import Repo
-    from acp_docs.rfds import schema_sources
+    from acp_docs.core.repo import Repo
+    from acp_docs.rfds.model import schema_sources
 
     drafts = [
         s.slug

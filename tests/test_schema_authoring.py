@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs import protocols
-from acp_docs.errors import UsageError
-from acp_docs.examples import check_text
-from acp_docs.findings import Finding
-from acp_docs.payloads import check_fixtures
+from acp_docs.core import protocols
+from acp_docs.core.errors import UsageError
+from acp_docs.core.findings import Finding
 from acp_docs.reporters import Report
 from acp_docs.reporters import page as page_report
 from acp_docs.reporters import text as text_report
 from acp_docs.schema import changes, fragments, scaffold, source
+from acp_docs.validation.examples import check_text
+from acp_docs.validation.payloads import check_fixtures
 
 from conftest import ROOT, SDK_SCHEMA, acp, no_traceback, replace_in, run
 
@@ -457,7 +457,7 @@ def test_what_the_rule_leaves_alone(schemas, version: str, name: str, payload) -
 
 
 def test_a_fixture_and_validate_report_unknown_members_too(repo_copy: Path) -> None:
-    from acp_docs.validate import SchemaSet
+    from acp_docs.validation.schemaset import SchemaSet
 
     fixture = repo_copy / "schema" / "examples" / "v2" / "valid" / "SessionUpdate.zz-typo.json"
     fixture.write_text('{ "sessionUpdate": "session_info_update", "titel": "x" }\n')

@@ -19,7 +19,7 @@ import pydantic
 import pytest
 from acp import schema as py_schema
 
-from acp_docs.payloads import fixture_definition
+from acp_docs.validation.payloads import fixture_definition
 
 from conftest import ROOT, require_tool
 

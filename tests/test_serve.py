@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.devserver import DevServer
+from devserver import DevServer
 from test_readers_browser import AUDIT, AXE
 
 from conftest import BIN, copy_sample, replace_in, require_tool, sample

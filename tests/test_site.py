@@ -11,10 +11,10 @@ import re
 import subprocess
 from pathlib import Path
 
-from acp_docs import rfds
-from acp_docs.markdown import headings
-from acp_docs.repo import Repo
-from acp_docs.rfds import SECTIONS, STATUSES, V2_DIR
+from acp_docs.core.repo import Repo
+from acp_docs.markdown.blocks import headings
+from acp_docs.rfds import model as rfds
+from acp_docs.rfds.model import SECTIONS, STATUSES, V2_DIR
 
 from conftest import ROOT, replace_in, run, sample
 
@@ -104,8 +104,8 @@ def test_site_has_tabs_search_palette_and_copy_buttons(built_site: Path) -> None
 
 def test_api_reference_renders_the_package(built_site: Path) -> None:
     html = (built_site / "tooling" / "api" / "index.html").read_text()
-    assert "acp_docs.protocols" in html
-    assert "acp_docs.plugin.AcpDocsPlugin" in html
+    assert "acp_docs.core.protocols" in html
+    assert "acp_docs.mkdocs.plugin.AcpDocsPlugin" in html
 
 
 def test_editing_an_rfd_is_picked_up_without_a_copy(sample_copy: Path) -> None:
@@ -158,7 +158,7 @@ def test_set_up_is_stamped_and_a_second_make_setup_would_install_nothing(tmp_pat
 def test_after_set_up_python_finds_the_bytecode_of_what_a_check_imports() -> None:
     """With `make`'s bytecode folder, the standard library is not compiled again per process."""
     probe = (
-        "import importlib.util, pathlib, sys, enum, pathlib as p, mkdocs, acp_docs.cli as c;"
+        "import importlib.util, pathlib, sys, enum, pathlib as p, mkdocs, acp_docs.cli.main as c;"
         "missing = [m.__file__ for m in (enum, p, mkdocs, c)"
         " if not pathlib.Path(importlib.util.cache_from_source(m.__file__)).is_file()];"
         "print(sys.pycache_prefix, missing)"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs import staticfiles
-from acp_docs.staticfiles import StaticRefs
-from acp_docs.staticproblem import Problem
+from acp_docs.policy import staticfiles
+from acp_docs.policy.staticfiles import StaticRefs
+from acp_docs.policy.staticproblem import Problem
 
 SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
 REFS = StaticRefs.from_config(

@@ -9,7 +9,7 @@ import pytest
 from mkdocs.config import load_config
 from mkdocs.structure.files import Files
 
-from acp_docs import themefiles
+from acp_docs.patches import themefiles
 
 from conftest import ROOT
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.titles import TitleAt, check, fold
+from acp_docs.policy.titles import TitleAt, check, fold
 
 from conftest import acp, new_rfd, no_traceback
 

@@ -156,7 +156,7 @@ def test_each_wire_rule_finds_its_planted_violation_at_its_line(
 
 
 def test_every_rule_is_listed_on_the_docs_page(built_site: Path) -> None:
-    from acp_docs import trace as traces
+    from acp_docs.trace import session as traces
 
     page = (built_site / "tooling" / "sessions" / "index.html").read_text()
     assert set(PLANTS) <= {rule.id for rule in traces.rules()}

@@ -15,7 +15,7 @@ import markdown
 import pytest
 import yaml
 
-from acp_docs.findings import CheckResult, Finding
+from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.reporters import Report, github, json_report
 
 from conftest import ROOT, run

@@ -6,7 +6,7 @@ import sys
 # cache folder outside it (so later runs start fast), or is not written at all.
 sys.dont_write_bytecode = True
 
-from acp_docs.cachedir import cache_dir  # noqa: E402
+from acp_docs.core.cachedir import cache_dir  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from acp_docs.trace import TO_AGENT, TO_CLIENT, Message, Rule
+from acp_docs.trace.session import TO_AGENT, TO_CLIENT, Message, Rule
 
 RFD = "rfds/prompt-suggestions.md"
 """Where the rules are stated: the RFD's file in this checkout (links add its section's anchor)."""

@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from acp_docs.findings import CheckResult, Finding
+from acp_docs.core.findings import CheckResult, Finding
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Text lines, each followed by a GitHub Actions `::error` workflow command.
 
 Every value is first made visible (control, bidirectional and invisible
-format characters as escapes, see `acp_docs.escaping.visible`), so what a
+format characters as escapes, see `acp_docs.core.escaping.visible`), so what a
 reviewer reads on the diff is in the order of its characters, then escaped
 the way the runner unescapes it, so a file name or a message cannot end the
 command early or start another one. A message's own line breaks stay line
@@ -10,8 +10,8 @@ breaks of the annotation (`%0A`); a file name or title is always one line.
 
 from __future__ import annotations
 
-from acp_docs.escaping import visible
-from acp_docs.findings import Finding
+from acp_docs.core.escaping import visible
+from acp_docs.core.findings import Finding
 from acp_docs.reporters import Report, text
 
 

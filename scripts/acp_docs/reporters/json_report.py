@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from acp_docs.escaping import unicode_data
+from acp_docs.core.escaping import unicode_data
 from acp_docs.reporters import Report
 
 

@@ -1,7 +1,7 @@
 """Findings shown on the served page (`mkdocs serve` only): notes in place, a summary, a banner.
 
 Each finding about a page becomes a note next to the block its line produced
-(see `acp_docs.blockmap`), naming the rule, the place and the message, with a
+(see `acp_docs.markdown.blockmap`), naming the rule, the place and the message, with a
 line on how to fix that kind of problem. A summary at the top of the page
 links to each note; a banner lists the problems of other pages (linked to
 their notes) and of files that are no page (`mkdocs.yml`, schema sources,
@@ -16,8 +16,8 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 
-from acp_docs import blockmap
-from acp_docs.findings import FIRST_CHECKS, Finding
+from acp_docs.core.findings import FIRST_CHECKS, Finding
+from acp_docs.markdown import blockmap
 
 NOTE_ID = "acp-problem-{}"
 SUMMARY_ID = "acp-problems"

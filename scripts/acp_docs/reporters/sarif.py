@@ -12,7 +12,7 @@ from importlib import metadata
 from urllib.parse import quote
 
 from acp_docs import __version__
-from acp_docs.escaping import unicode_data
+from acp_docs.core.escaping import unicode_data
 from acp_docs.reporters import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from acp_docs.escaping import visible
-from acp_docs.findings import Finding
+from acp_docs.core.escaping import visible
+from acp_docs.core.findings import Finding
 from acp_docs.reporters import Report
 
 

@@ -27,8 +27,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from acp_docs.errors import LocatedError, UsageError
-from acp_docs.protocols import ProtocolVersion, Union
+from acp_docs.core.errors import LocatedError, UsageError
+from acp_docs.core.protocols import ProtocolVersion, Union
 
 SPECS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "add-variant": (frozenset({"union", "tag", "fields"}), frozenset({"description"})),

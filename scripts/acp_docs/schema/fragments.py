@@ -12,13 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_docs import jsonfmt, protocols, schemacheck
-from acp_docs.errors import UsageError
-from acp_docs.findings import Finding
+from acp_docs.core import protocols
+from acp_docs.core.errors import UsageError
+from acp_docs.core.findings import Finding
 from acp_docs.schema import changes
 from acp_docs.schema import source as source_module
 from acp_docs.schema.source import SchemaSource
-from acp_docs.textfile import read_text, write_atomic
+from acp_docs.sources import jsonfmt
+from acp_docs.sources.textfile import read_text, write_atomic
+from acp_docs.validation import schemacheck
 
 MERGE_KEY = "x-acp-merge"
 CHECK = "schema"

@@ -21,16 +21,17 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from acp_docs import memo, protocols, schemacheck
-from acp_docs.errors import LocatedError, UsageError
-from acp_docs.findings import Finding
-from acp_docs.protocols import ProtocolVersion
+from acp_docs.core import memo, protocols
+from acp_docs.core.errors import LocatedError, UsageError
+from acp_docs.core.findings import Finding
+from acp_docs.core.protocols import ProtocolVersion
 from acp_docs.schema import changes, fragments
 from acp_docs.schema import source as source_module
 from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.fragments import Contribution
 from acp_docs.schema.source import SchemaSource
-from acp_docs.textfile import load_json
+from acp_docs.sources.textfile import load_json
+from acp_docs.validation import schemacheck
 
 __all__ = [
     "Assembly",

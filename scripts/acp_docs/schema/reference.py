@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from acp_docs.escaping import literal, prose
-from acp_docs.protocols import ProtocolVersion
+from acp_docs.core.escaping import literal, prose
+from acp_docs.core.protocols import ProtocolVersion
 from acp_docs.schema.changes import MESSAGE_UNIONS, Change
 from acp_docs.schema.fragments import Contribution
 

@@ -23,11 +23,12 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from acp_docs import filetree, protocols
-from acp_docs.errors import UsageError
+from acp_docs.core import protocols
+from acp_docs.core.errors import UsageError
 from acp_docs.schema import fragments, merge
 from acp_docs.schema import source as source_module
-from acp_docs.textfile import write_atomic
+from acp_docs.sources import filetree
+from acp_docs.sources.textfile import write_atomic
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -182,8 +183,8 @@ def write_example_source(repo_root: Path, slug: str, title: str, versions: list[
     merge beside the repository's other sources (a name, method or tag the
     pinned schemas or another RFD already use): a UsageError says why.
     """
-    from acp_docs import rfds
-    from acp_docs.repo import Repo
+    from acp_docs.core.repo import Repo
+    from acp_docs.rfds import model as rfds
 
     repo = Repo.load(repo_root)
     root = repo.root

@@ -26,11 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_docs import filetree, memo, protocols, schemacheck
-from acp_docs.errors import LocatedError, UsageError
+from acp_docs.core import memo, protocols
+from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.schema import changes as changes_module
-from acp_docs.textfile import UnreadableFile, read_text
-from acp_docs.yamlfile import load_with_lines
+from acp_docs.sources import filetree
+from acp_docs.sources.textfile import UnreadableFile, read_text
+from acp_docs.sources.yamlfile import load_with_lines
+from acp_docs.validation import schemacheck
 
 SOURCE_NAME = "source.yaml"
 TOP_LEVEL = ("title", "versions", "shared", "definitions", "changes")
@@ -397,7 +399,7 @@ def _load(root: Path, path: Path) -> SchemaSource:
     except UnreadableFile as exc:
         problem = SourceError(shown, exc.line, exc.reason)
         return SchemaSource(path.parent.name, path, shown, {}, {}, problems=(problem,))
-    # Kept while serving until the file changes (`acp_docs.memo`); the source is never mutated.
+    # Kept while serving until the file changes (`acp_docs.core.memo`); the source is never mutated.
     return memo.remembered(f"source:{path}", (shown, text), lambda: _parse(path, shown, text))
 
 

@@ -1,0 +1,1 @@
+"""Tools for RFD authors: a new RFD, the upstream export."""

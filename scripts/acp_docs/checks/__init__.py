@@ -1,0 +1,1 @@
+"""The checks of an RFD pull request and the run that gathers them."""

@@ -1,0 +1,1 @@
+"""The `acp-docs` command line."""

@@ -1,0 +1,1 @@
+"""Findings, errors, the protocol table, the repository and the tool runner."""

@@ -1,0 +1,139 @@
+"""One table per ACP protocol version: its unions, capabilities, notification and base files.
+
+Everything the engine needs to know about how v1 and v2 differ lives here, so
+no other module branches on a version's name. A version that is not in the
+table is a usage error, never treated like another one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from acp_docs.core.errors import UsageError
+
+SDK_PACKAGE = "@agentclientprotocol/sdk"
+"""The npm package whose published schemas are the base every fragment merges into."""
+
+CHANNELS = ("stable", "unstable")
+"""`stable` is `schema.json`; `unstable` is `schema.unstable.json`, a superset holding
+the types of features that are not final yet."""
+
+UNSTABLE_NOTE = (
+    "**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or"
+    " changed at any point.\n\n"
+)
+"""What upstream puts before the description of every type, branch and field that is
+only in `schema.unstable.json`."""
+
+
+def channel_of(status: str | None) -> str:
+    """The base an RFD's change merges into: `stable` once Completed, `unstable` before."""
+    return "stable" if status == "completed" else "unstable"
+
+
+@dataclass(frozen=True)
+class Union:
+    """A discriminated union of the published schema, such as `SessionUpdate`.
+
+    `fallback` is the `title` of the open branch that takes any other tag (and
+    excludes the known ones through `not: {anyOf: [...]}`); None for a closed union.
+    """
+
+    definition: str
+    keyword: str
+    discriminator: str
+    fallback: str | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """True when a receiver keeps an unknown tag through the fallback branch."""
+        return self.fallback is not None
+
+
+@dataclass(frozen=True)
+class ProtocolVersion:
+    """What one protocol version looks like in its published schema."""
+
+    name: str
+    unions: Mapping[str, Union]
+    capabilities: Mapping[str, str]
+    """Capability scopes of the Client: `""` for the top level, `"session"`, ... -> definition."""
+    session_notification: str
+    replay_methods: tuple[str, ...]
+    """Requests during which an Agent replays conversation history."""
+    base_files: Mapping[str, str] = field(default_factory=dict)
+    """`stable` and `unstable` -> the schema file's path inside the SDK package."""
+
+    def union(self, definition: str) -> Union:
+        """The union named `definition`; a UsageError when this version has none."""
+        try:
+            return self.unions[definition]
+        except KeyError:
+            known = ", ".join(sorted(self.unions)) or "none"
+            raise UsageError(
+                f"ACP {self.name} has no discriminated union {definition!r} (known: {known})"
+            ) from None
+
+    def capability_definition(self, scope: str) -> str:
+        """The definition holding the Client capabilities of `scope`."""
+        try:
+            return self.capabilities[scope]
+        except KeyError:
+            known = ", ".join(repr(s) for s in sorted(self.capabilities))
+            raise UsageError(
+                f"ACP {self.name} has no Client capabilities scope {scope!r} (known: {known})"
+            ) from None
+
+    @property
+    def fallback_titles(self) -> frozenset[str]:
+        """The titles of every open union's fallback branch."""
+        return frozenset(u.fallback for u in self.unions.values() if u.fallback)
+
+
+def _base_files(name: str) -> dict[str, str]:
+    return {
+        "stable": f"schema/{name}/schema.json",
+        "unstable": f"schema/{name}/schema.unstable.json",
+    }
+
+
+V1 = ProtocolVersion(
+    name="v1",
+    unions={
+        "SessionUpdate": Union("SessionUpdate", "oneOf", "sessionUpdate"),
+    },
+    capabilities={"": "ClientCapabilities", "session": "ClientSessionCapabilities"},
+    session_notification="SessionNotification",
+    replay_methods=("session/load",),
+    base_files=_base_files("v1"),
+)
+
+V2 = ProtocolVersion(
+    name="v2",
+    unions={
+        "SessionUpdate": Union("SessionUpdate", "anyOf", "sessionUpdate", fallback="other"),
+    },
+    capabilities={"": "ClientCapabilities"},
+    session_notification="UpdateSessionNotification",
+    replay_methods=("session/resume",),
+    base_files=_base_files("v2"),
+)
+
+VERSIONS: dict[str, ProtocolVersion] = {v.name: v for v in (V1, V2)}
+"""Every protocol version the engine knows, by name, oldest first."""
+
+NAMES: tuple[str, ...] = tuple(VERSIONS)
+
+
+def unknown(name: object) -> str:
+    """The message for a version name the table does not hold."""
+    return f"unknown ACP protocol version {name!r}: known versions are {', '.join(NAMES)}"
+
+
+def get(name: str) -> ProtocolVersion:
+    """The table of version `name`; a UsageError naming the known ones otherwise."""
+    try:
+        return VERSIONS[name]
+    except (KeyError, TypeError):
+        raise UsageError(unknown(name)) from None

@@ -1,0 +1,227 @@
+"""What the site build generates: RFD tables, download and fixture lists, the published files."""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from acp_docs.core import protocols
+from acp_docs.core.errors import UsageError
+from acp_docs.core.escaping import literal, text_with_code
+from acp_docs.rfds.model import STATUSES, Rfd, revisions
+from acp_docs.schema import fragments, merge
+from acp_docs.schema.source import SchemaSource
+from acp_docs.sources.textfile import load_json, read_text
+from acp_docs.sources.yamlfile import load as load_yaml
+from acp_docs.validation.payloads import fixture_files
+from acp_docs.validation.schemaset import SchemaSet
+
+
+def prefix_of(from_page: str) -> str:
+    """The relative prefix from a docs page back to the docs root."""
+    return "../" * from_page.count("/")
+
+
+def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str:
+    """A Markdown table of RFDs (all, or one status), linked relative to `from_page`."""
+    chosen = [r for r in rfds if r.meta and (status is None or r.status == status)]
+    prefix = prefix_of(from_page)
+    if not chosen and status is None:
+        return "*No RFD has been proposed yet.*\n"
+    if not chosen:
+        label = STATUSES.get(status, status)
+        return (
+            f"*No RFD is in {literal(label)} at the moment.* The [list of RFDs]"
+            f"({prefix}rfds/index.md) shows where each one is.\n"
+        )
+    rows = [
+        "| RFD | Status | Protocol | Authors | Champion | Created |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for rfd in sorted(chosen, key=lambda r: (str(r.meta.get("created", "")), r.title)):
+        meta = rfd.meta or {}
+        authors = ", ".join(literal(f"@{a}") for a in meta.get("authors") or [])
+        champion = literal(f"@{meta['champion']}") if meta.get("champion") else "none yet"
+        label = literal(STATUSES.get(rfd.status or "", str(rfd.status)))
+        link = quote(f"{prefix}{rfd.docs_path}")
+        rows.append(
+            f"| [{literal(rfd.title)}]({link}) | {label} | {'v2' if rfd.v2_only else 'v1, v2'}"
+            f" | {authors}"
+            f" | {champion} | {literal(str(meta.get('created', '')))} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def recent_changes(rfds: list[Rfd], from_page: str, limit: int = 8) -> str:
+    """The latest dated entries of every RFD's revision history, newest first, as a list."""
+    entries = [(rev, rfd) for rfd in rfds if rfd.meta for rev in revisions(rfd)]
+    if not entries:
+        return "*No RFD has a revision history yet.*\n"
+    entries.sort(key=lambda pair: (pair[0].date, pair[1].title, pair[0].line), reverse=True)
+    prefix = prefix_of(from_page)
+    rows = []
+    for rev, rfd in entries[:limit]:
+        text = text_with_code(rev.text) if len(rev.text) <= 400 else literal(rev.text[:397] + "...")
+        link = quote(f"{prefix}{rfd.docs_path}") + "#revision-history"
+        rows.append(f"- **{rev.date.isoformat()}**, [{literal(rfd.title)}]({link}): {text}")
+    return "\n".join(rows) + "\n"
+
+
+@dataclass(frozen=True)
+class Download:
+    """A merged schema the site publishes: where, what, and what it was built from."""
+
+    path: str
+    content: str
+    version: str
+    channel: str
+    provenance: dict[str, Any]
+
+
+def merged_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet) -> list[Download]:
+    """Each version's stable and unstable base with their RFDs merged, as published.
+
+    The unstable one is the validation set's own merge (`SchemaSet.from_sources`),
+    so each base is merged once per build.
+    """
+    out = []
+    for name in schemas.versions:
+        version = protocols.get(name)
+        made = [fragments.contribution(s, name) for s in sources if name in s.versions]
+        for channel in protocols.CHANNELS:
+            if channel == "unstable":
+                schema = schemas.schemas[name]
+            else:
+                schema = merge.merged(root, version, made, channel, meta_check=False)
+            out.append(
+                Download(
+                    version.base_files[channel],
+                    json.dumps(schema, indent=2, ensure_ascii=False) + "\n",
+                    name,
+                    channel,
+                    schema[merge.PROVENANCE_KEY],
+                )
+            )
+    return out
+
+
+def download_table(
+    root: Path, sources: list[SchemaSource], downloads: list[Download], from_page: str
+) -> str:
+    """A table of every merged schema (its base and the RFDs in it) and every fragment."""
+    prefix = prefix_of(from_page)
+    rows = [
+        "| Version | Merged schema | Built from | RFDs merged in |",
+        "| --- | --- | --- | --- |",
+    ]
+    for item in downloads:
+        label = f"{item.version} {'stable' if item.channel == 'stable' else 'unstable'} schema"
+        link = f"[{label}]({prefix}{quote(item.path)})"
+        rfds = ", ".join(literal(r["rfd"]) for r in item.provenance["rfds"]) or "none"
+        base = f"`{literal(item.provenance['base'])}`"
+        rows.append(f"| {item.version} | {link} | {base} | {rfds} |")
+    rows += ["", "| RFD | Fragments (what the RFD adds) |", "| --- | --- |"]
+    for source in sources:
+        paths = [fragments.fragment_path(source, v).relative_to(root) for v in source.versions]
+        links = [
+            f"[{literal(source.slug)} {version}]({prefix}{quote(path.as_posix())})"
+            for version, path in zip(source.versions, paths, strict=True)
+        ]
+        rows.append(f"| {literal(source.slug)} | {', '.join(links)} |")
+    return "\n".join(rows) + "\n"
+
+
+def fixture_list(root: Path, versions: tuple[str, ...], from_page: str) -> str:
+    """Markdown lists of every fixture file, linked to the published copies."""
+    prefix = prefix_of(from_page)
+    out: list[str] = []
+    for version in versions:
+        out += [f"### {version}", ""]
+        for kind, files in fixture_files(root, version).items():
+            out += [f"**{kind.capitalize()}** ({len(files)} files)", ""]
+            for path in files:
+                rel = path.relative_to(root).as_posix()
+                out.append(f"- [`{path.name}`]({prefix}{rel})")
+            out.append("")
+    return "\n".join(out)
+
+
+DEMO_FILE = "demo.yaml"
+
+
+@dataclass(frozen=True)
+class DemoData:
+    """An RFD's demo: its title, the text shown without JavaScript, the Agent's examples."""
+
+    title: str
+    fallback: str
+    examples: list[dict[str, Any]]
+
+
+def _demo_data(root: Path, slug: str) -> DemoData:
+    shown = f"schema/{slug}/{DEMO_FILE}"
+    data = load_yaml(read_text(root / shown, shown), shown)
+    entries = data.get("examples") if isinstance(data, dict) else None
+    title = data.get("title") if isinstance(data, dict) else None
+    fallback = data.get("fallback") if isinstance(data, dict) else None
+    if (
+        not isinstance(title, str)
+        or not isinstance(fallback, str)
+        or not isinstance(entries, list)
+        or not entries
+    ):
+        raise UsageError(
+            f"{shown}:1:1: expected `title:`, `fallback:` (the text shown without JavaScript)"
+            " and `examples:`, a list of name, label and fixture"
+        )
+    examples = []
+    for entry in entries:
+        if not isinstance(entry, dict) or set(entry) != {"name", "label", "fixture"}:
+            raise UsageError(f"{shown}:1:1: each example has exactly name, label and fixture")
+        fixture = str(entry["fixture"])
+        if fixture.startswith("/") or ".." in fixture.split("/"):
+            raise UsageError(f"{shown}:1:1: fixture {fixture!r} must stay under schema/")
+        update = load_json(root / "schema" / fixture, f"schema/{fixture}")
+        examples.append(
+            {"name": str(entry["name"]), "label": str(entry["label"]), "update": update}
+        )
+    return DemoData(title, fallback, examples)
+
+
+def demo(root: Path, slug: str) -> str:
+    """The HTML root of an RFD's live demo, carrying the example payloads it sends.
+
+    The examples come from `schema/<slug>/demo.yaml`, which names validated
+    fixtures, so the demo shows real payloads.
+    """
+    data = _demo_data(root, slug)
+    payload = html.escape(json.dumps(data.examples, ensure_ascii=False), quote=True)
+    title = html.escape(data.title, quote=True)
+    # The examples ride in an attribute, not a <script>: Material's instant
+    # navigation re-creates (and runs) scripts found in the page content.
+    # The fallback text is what a reader without JavaScript sees; the script replaces it.
+    return (
+        f'<div class="acp-demo" data-acp-demo="{html.escape(slug, quote=True)}" role="region"'
+        f' aria-label="{title}" data-acp-demo-examples="{payload}">'
+        f'<p class="acp-demo__fallback">{html.escape(data.fallback.strip())}</p></div>\n'
+    )
+
+
+def wire_rules_table(src: str) -> str:
+    """A table of every RFD's wire rules, as `acp-docs trace` checks them, for the page `src`.
+
+    A rule's link names the RFD's file in the checkout (`rfds/<slug>.md#anchor`),
+    which is also the RFD's path in the site: it is made relative to `src`.
+    """
+    from acp_docs.trace import session as trace
+
+    rows = ["| Rule | Versions | What the RFD says |", "| --- | --- | --- |"]
+    for rule in trace.rules():
+        versions = ", ".join(rule.versions)
+        link = rule.link if "://" in rule.link else prefix_of(src) + rule.link
+        rows.append(f"| `{rule.id}` | {versions} | [{literal(rule.statement)}]({link}) |")
+    return "\n".join(rows) + "\n"

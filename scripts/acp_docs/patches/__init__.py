@@ -1,0 +1,1 @@
+"""Replacements of third-party internals, each pinned to the versions it fits."""

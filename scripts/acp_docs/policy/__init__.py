@@ -1,0 +1,1 @@
+"""What a pull request may publish: allowlists for config, pages and files."""

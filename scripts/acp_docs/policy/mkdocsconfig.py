@@ -1,0 +1,274 @@
+"""mkdocs.yml is data, checked against an allowlist before MkDocs reads it.
+
+MkDocs reads mkdocs.yml with PyYAML's full loader, imports what it names and
+lets the theme print its values into every page. acp-docs reads the file
+first, with a safe loader (`acp_docs.core.repo`), and accepts only what
+`acp_docs.policy.configschema` lists; anything else is an error at its line, before
+MkDocs sees the file:
+
+- YAML tags: only plain values (text, numbers, true/false, null, lists and
+  mappings); `!ENV` only where `configpolicy.ENV_PLACES` says and only of
+  `ACP_DOCS_*` variables (the site must not publish the environment it was
+  built in); `!!python/name:` only of a name in `configpolicy.PYTHON_NAMES`,
+  and only where the schema's `pythonName` allows that name. Every other tag
+  (`!!python/object/apply` calls any function) is refused.
+- Keys and values: `configpolicy.CONFIG_SCHEMA`, a closed JSON Schema of the
+  keys this site may set, the type and pattern of each value, the plugins and
+  Markdown extensions with the options each may take. A wrong shape (`theme:
+  3`, `nav: {}`) is a located error in plain words, never a traceback.
+- Paths: `docs_dir`, `site_dir` and `watch` inside the checkout (links
+  resolved); `extra_css`, `extra_javascript`, `theme.favicon` and
+  `theme.logo` files inside `docs/`.
+
+Nesting is bounded (`MAX_DEPTH`); the YAML loader refuses aliases, and the file
+is read with the size limit of every input file.
+
+Run as `python -P -m acp_docs.policy.mkdocsconfig` (`make serve`, `make build`) it
+vets the mkdocs.yml of the current directory and exits 2 with the reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import validators
+from jsonschema.exceptions import ValidationError
+from yaml.constructor import SafeConstructor
+
+from acp_docs.core.errors import LocatedError, UsageError
+from acp_docs.policy import configschema as configpolicy
+from acp_docs.reporters.text import printable
+from acp_docs.sources import filetree
+from acp_docs.validation import schemacheck, schemawords
+
+CONFIG_NAME = "mkdocs.yml"
+YAML_TAG = "tag:yaml.org,2002:"
+NAME_TAG = YAML_TAG + "python/name:"
+PLAIN_TAGS = frozenset(YAML_TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map"))
+MAX_DEPTH = 16
+MAX_ERRORS = 100
+_ENV_NAME = re.compile(rf"^{configpolicy.ENV_PREFIX}[A-Z0-9_]+$")
+
+
+@dataclass(frozen=True)
+class PythonName:
+    """The value of a `!!python/name:` tag: MkDocs would import `name`."""
+
+    name: str
+
+
+Place = tuple[int, int]
+"""A 1-based line and column."""
+
+
+def _python_name(validator: Any, names: list[str], instance: Any, schema: Any) -> Iterator[Any]:
+    if not isinstance(instance, PythonName) or instance.name not in names:
+        yield ValidationError("must be !!python/name: of " + " or ".join(names))
+
+
+ConfigValidator = validators.extend(
+    schemacheck.SafeValidator, validators={"pythonName": _python_name}
+)
+"""Draft 2020-12 (RE2 patterns) with the `pythonName` keyword of `configpolicy`."""
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _place(node: yaml.Node) -> Place:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Reader:
+    """Turns a composed mkdocs.yml into plain data, refusing every tag not allowed."""
+
+    def __init__(self) -> None:
+        self.places: dict[str, Place] = {}
+        self._scalars = SafeConstructor()
+
+    def fail(self, node: yaml.Node, reason: str) -> LocatedError:
+        line, col = _place(node)
+        return LocatedError(CONFIG_NAME, line, col, reason)
+
+    def read(self, node: yaml.Node, pointer: str, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise self.fail(node, f"nested deeper than {MAX_DEPTH} levels; no setting needs that")
+        self.places.setdefault(pointer, _place(node))
+        tag = node.tag or ""
+        if tag == "!ENV":
+            return self._env(node, pointer)
+        if tag.startswith(NAME_TAG):
+            return self._name(node, tag[len(NAME_TAG) :])
+        if tag not in PLAIN_TAGS:
+            raise self.fail(node, _tag_problem(tag))
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, pointer, depth)
+        if isinstance(node, yaml.SequenceNode):
+            return [
+                self.read(item, f"{pointer}/{index}", depth + 1)
+                for index, item in enumerate(node.value)
+            ]
+        str_tag = tag == YAML_TAG + "str"
+        value = node.value if str_tag else self._scalars.construct_object(node)
+        if isinstance(value, str) and value.startswith("!"):
+            raise self.fail(node, "a quoted value may not start with '!': it reads as a YAML tag")
+        return value
+
+    def _mapping(self, node: yaml.MappingNode, pointer: str, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in node.value:
+            if not (isinstance(key, yaml.ScalarNode) and key.tag == YAML_TAG + "str"):
+                raise self.fail(
+                    key, "a key must be plain text (a name), not a value of another type"
+                )
+            child = f"{pointer}/{_escape(key.value)}"
+            if key.value in out:
+                raise self.fail(key, f"duplicate key {printable(key.value[:80])!r}: keep one")
+            self.places[child] = _place(key)
+            out[key.value] = self.read(value, child, depth + 1)
+        return out
+
+    def _env(self, node: yaml.Node, pointer: str) -> Any:
+        if pointer not in configpolicy.ENV_PLACES:
+            where = ", ".join(p.lstrip("/") for p in sorted(configpolicy.ENV_PLACES))
+            raise self.fail(node, f"!ENV may stand only at {where}")
+        items = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        plain = isinstance(node, yaml.ScalarNode) or all(
+            isinstance(i, yaml.ScalarNode) and i.tag in PLAIN_TAGS for i in items
+        )
+        if not items or not plain:
+            raise self.fail(node, "!ENV takes a variable name, or a list of names and a default")
+        names, default = (items[:-1], items[-1].value) if len(items) > 1 else (items, None)
+        for name in names:
+            if not _ENV_NAME.match(name.value):
+                raise self.fail(
+                    name,
+                    f"!ENV may read only {configpolicy.ENV_PREFIX}* variables, not"
+                    f" {printable(name.value[:80])!r}: the site must not publish the"
+                    " environment it was built in",
+                )
+        for name in names:
+            if name.value in os.environ:
+                return os.environ[name.value]
+        return default
+
+    def _name(self, node: yaml.Node, dotted: str) -> PythonName:
+        if dotted not in configpolicy.PYTHON_NAMES:
+            raise self.fail(
+                node,
+                f"!!python/name:{printable(dotted[:80])} makes MkDocs run Python code that is"
+                " not on the allowlist: " + ", ".join(configpolicy.PYTHON_NAMES),
+            )
+        if not (isinstance(node, yaml.ScalarNode) and node.value == ""):
+            raise self.fail(node, f"!!python/name:{dotted} takes no value")
+        return PythonName(dotted)
+
+
+def _tag_problem(tag: str) -> str:
+    shown = printable(("!!" + tag[len(YAML_TAG) :] if tag.startswith(YAML_TAG) else tag)[:80])
+    if tag.startswith(YAML_TAG + "python/"):
+        return (
+            f"the YAML tag {shown} makes MkDocs run Python code; only !!python/name: of a"
+            " listed name is allowed"
+        )
+    return f"the YAML tag {shown} is not allowed: mkdocs.yml holds plain values"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, PythonName):
+        return f"!!python/name:{value.name}"
+    return schemawords.shown(value)
+
+
+def _where(path: list[Any]) -> str:
+    return schemawords.where(path, CONFIG_NAME)
+
+
+def _located(error: ValidationError, places: dict[str, Place]) -> tuple[Place, str]:
+    path, problem = schemawords.problem(error, CONFIG_NAME, _shown, configpolicy.WHY_NOT)
+    place = next((places[p] for p in schemawords.pointers(path) if p in places), (1, 1))
+    return place, problem
+
+
+def validate(node: yaml.Node) -> dict[str, Any]:
+    """The data of a composed mkdocs.yml, once its tags and values pass the allowlist.
+
+    A `LocatedError` (mkdocs.yml:line:col) for the first value, in file order,
+    that is not allowed.
+    """
+    reader = _Reader()
+    data = reader.read(node, "", 0)
+    checker = ConfigValidator(configpolicy.CONFIG_SCHEMA, registry=schemacheck.NO_RETRIEVAL)
+    # Errors come in about file order: the first few hold the first in the file.
+    errors = itertools.islice(checker.iter_errors(data), MAX_ERRORS)
+    found = [_located(error, reader.places) for error in errors]
+    if found:
+        (line, col), problem = min(found)
+        raise LocatedError(CONFIG_NAME, line, col, problem)
+    return data
+
+
+def refuse_unsafe_nodes(node: yaml.Node) -> None:
+    """Refuse, at its line, anything in a composed mkdocs.yml that `configpolicy` does
+    not allow: tags, keys, value types and patterns (see `validate`)."""
+    validate(node)
+
+
+def refuse_code(config: dict[str, Any], lines: dict[str, int], root: Path) -> None:
+    """Refuse paths that lead out of the checkout `root` or to files not inside `docs/`.
+
+    `config` has passed `refuse_unsafe_nodes`; `lines` maps JSON pointers to
+    1-based lines. `docs_dir`, `site_dir` and `watch` must lie inside the
+    checkout, links resolved: MkDocs reads, empties and watches them.
+    `extra_css`, `extra_javascript`, `theme.favicon` and `theme.logo` must be
+    files inside the docs folder: readers load them.
+    """
+
+    def fail(pointer: str, reason: str) -> None:
+        raise LocatedError(CONFIG_NAME, lines.get(pointer, 1), 1, reason)
+
+    for key, does in (("docs_dir", "reads"), ("site_dir", "empties and writes")):
+        folder = config.get(key)
+        if isinstance(folder, str) and not filetree.within(root, root / folder):
+            fail(f"/{key}", f"{key} {folder[:80]!r} is outside the checkout, and MkDocs {does} it")
+    for index, path in enumerate(config.get("watch") or []):
+        if isinstance(path, str) and not filetree.within(root, root / path):
+            fail(f"/watch/{index}", f"watch {path[:80]!r} is outside the checkout")
+    docs = root / str(config.get("docs_dir") or "docs")
+    theme = config.get("theme") if isinstance(config.get("theme"), dict) else {}
+    files = [
+        ([key, index], path)
+        for key in ("extra_css", "extra_javascript")
+        for index, path in enumerate(config.get(key) or [])
+    ] + [(["theme", key], theme.get(key)) for key in ("favicon", "logo")]
+    for where, path in files:
+        if isinstance(path, str) and not (
+            filetree.inside(root, docs / path) and filetree.within(docs, docs / path)
+        ):
+            pointer = "".join(f"/{part}" for part in where)
+            fail(pointer, f"{_where(where)} {path[:80]!r} is not a file inside the docs folder")
+
+
+def main() -> int:
+    """Vet the mkdocs.yml of the current directory; print the reason and return 2 if refused."""
+    from acp_docs.core.repo import Repo
+
+    try:
+        Repo.load()
+    except UsageError as exc:
+        print(f"acp-docs: error: {printable(str(exc))}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

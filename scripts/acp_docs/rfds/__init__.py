@@ -1,0 +1,1 @@
+"""RFDs: their front matter, sections and lint rules."""

@@ -1,0 +1,1 @@
+"""Reading contributors' files: text, JSON, YAML and the file tree."""

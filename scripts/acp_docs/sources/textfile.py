@@ -1,0 +1,143 @@
+"""Reading the project's text files: UTF-8 (a byte-order mark allowed), any line ending."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from acp_docs.core.errors import LocatedError, UsageError
+from acp_docs.sources import jsonparse
+
+
+class UnreadableFile(UsageError):
+    """A file that is missing, not a file, or not UTF-8; `line` is where (1 if unknown)."""
+
+    def __init__(self, name: str, reason: str, line: int = 1) -> None:
+        where = f"{name}:{line}" if line > 1 else name
+        super().__init__(f"{where}: {reason}")
+        self.name = name
+        self.reason = reason
+        self.line = line
+
+
+MAX_BYTES_VARIABLE = "ACP_DOCS_MAX_FILE_BYTES"
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
+
+
+def max_bytes() -> int:
+    """The size limit of one input file: 4 MiB, or `ACP_DOCS_MAX_FILE_BYTES`."""
+    value = os.environ.get(MAX_BYTES_VARIABLE, "")
+    return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_MAX_BYTES
+
+
+def read_bytes(path: Path, shown: str | None = None) -> bytes:
+    """A regular file's bytes, at most `max_bytes()`; never blocks on a FIFO or device."""
+    name = shown or str(path)
+    limit = max_bytes()
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise UnreadableFile(name, "no such file") from None
+    except IsADirectoryError:
+        raise UnreadableFile(name, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise UnreadableFile(name, f"cannot read: {exc.strerror}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableFile(name, "is a directory, expected a file")
+        raise UnreadableFile(name, "is not a regular file (a FIFO, device or socket)")
+    with os.fdopen(fd, "rb") as handle:
+        if info.st_size > limit:
+            raise UnreadableFile(
+                name, f"is larger than {limit} bytes (raise {MAX_BYTES_VARIABLE} to allow it)"
+            )
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise UnreadableFile(name, f"cannot read: {exc.strerror}") from None
+    if len(data) > limit:
+        raise UnreadableFile(
+            name, f"is larger than {limit} bytes (raise {MAX_BYTES_VARIABLE} to allow it)"
+        )
+    return data
+
+
+def read_text(path: Path, shown: str | None = None) -> str:
+    """Return the file's text with a BOM dropped and line ends made `\\n`.
+
+    `shown` is the name used in error messages (default: the path itself).
+    The file must be a regular file of at most `max_bytes()`.
+    """
+    name = shown or str(path)
+    data = read_bytes(path, name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UnreadableFile(name, f"not valid UTF-8 (byte {exc.start})", line) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def load_json(path: Path, shown: str | None = None) -> Any:
+    """Parse a JSON file strictly (see `jsonparse`); a UsageError naming line and column."""
+    name = shown or str(path)
+    text = read_text(path, name)
+    try:
+        return jsonparse.loads(text)
+    except jsonparse.JsonProblem as exc:
+        raise LocatedError(name, exc.line, exc.col, exc.message) from None
+
+
+def line_of(path: Path, *needles: str) -> tuple[int, int]:
+    """Line and column of the first needle found in the file, trying them in order."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError:
+        return 1, 1
+    for needle in needles:
+        for number, line in enumerate(lines, start=1):
+            col = line.find(needle)
+            if col >= 0:
+                return number, col + 1
+    return 1, 1
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` through a new temporary file beside it and a rename.
+
+    The temporary file is created exclusively under a random name, so a planted
+    file or symlink is never followed; a symlink or directory at `path` is refused.
+    """
+    if path.is_symlink() or path.is_dir():
+        raise UsageError(f"{path}: refusing to write through a symlink or over a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write here: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise UsageError(f"{path}: cannot write here: {exc.strerror or exc}") from None
+        raise
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def strip_ansi(text: str) -> str:
+    """`text` without terminal colour codes (tools colour their output under CI)."""
+    return _ANSI.sub("", text)

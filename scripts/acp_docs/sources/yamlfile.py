@@ -1,0 +1,112 @@
+"""YAML from contributors, loaded safely: plain data only, no aliases, errors with a line.
+
+Aliases are refused outright: an RFD's front matter or a schema source has no
+need for them, and refusing them rules out alias expansion bombs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.composer import ComposerError
+from yaml.constructor import ConstructorError
+from yaml.events import AliasEvent
+
+from acp_docs.core.errors import LocatedError
+
+
+class NoAliasLoader(yaml.SafeLoader):
+    """`yaml.SafeLoader` that refuses aliases (`*name`)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+        """Compose a node; an alias is an error at its own line."""
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            raise ComposerError(
+                None, None, "YAML aliases (*name) are not allowed here", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:  # type: ignore[override]
+        """Construct a mapping; a key that appears twice is an error at its line."""
+        seen: set[Any] = set()
+        for key_node, _value in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+                seen.add(key)
+            except TypeError:
+                continue
+            if duplicate:
+                raise ConstructorError(
+                    None, None, f"duplicate key {key!r}: keep one", key_node.start_mark
+                )
+        return super().construct_mapping(node, deep=deep)
+
+
+# Dates stay strings: the checks that need a date parse it and report an
+# impossible one (2026-02-31) at its line, instead of failing to load the file.
+NoAliasLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+class YamlError(LocatedError):
+    """Malformed YAML: `line` and `col` are 1-based positions in the file."""
+
+    def __init__(self, shown: str, line: int, col: int, problem: str) -> None:
+        super().__init__(shown, line, col, f"malformed YAML: {problem}")
+        self.problem = problem
+
+
+def load(text: str, shown: str, first_line: int = 1) -> Any:
+    """Parse `text` (which starts at line `first_line` of the file `shown`)."""
+    try:
+        return yaml.load(text, Loader=NoAliasLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = first_line + (mark.line if mark else 0)
+        col = (mark.column + 1) if mark else 1
+        problem = exc.problem or exc.context or "cannot parse"
+        raise YamlError(shown, line, col, problem) from None
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        raise YamlError(shown, first_line, 1, str(exc).splitlines()[0]) from None
+
+
+def _lines(node: yaml.Node, pointer: str, out: dict[str, int]) -> None:
+    out.setdefault(pointer, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            name = str(key.value).replace("~", "~0").replace("/", "~1")
+            out[f"{pointer}/{name}"] = key.start_mark.line + 1
+            _lines(value, f"{pointer}/{name}", out)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _lines(item, f"{pointer}/{index}", out)
+
+
+def load_with_lines(text: str, shown: str) -> tuple[Any, dict[str, int]]:
+    """Parse `text` and map each JSON pointer of the result to its 1-based line."""
+    loader = NoAliasLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise YamlError(shown, line, col, exc.problem or exc.context or "cannot parse") from None
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        raise YamlError(shown, 1, 1, str(exc).splitlines()[0]) from None
+    finally:
+        loader.dispose()
+    return data, lines_of(node)
+
+
+def lines_of(node: yaml.Node | None) -> dict[str, int]:
+    """Each JSON pointer of a composed document, mapped to its 1-based line."""
+    lines: dict[str, int] = {}
+    if node is not None:
+        _lines(node, "", lines)
+    return lines

@@ -1,0 +1,1 @@
+"""Recorded ACP sessions checked against the schema and wire rules."""

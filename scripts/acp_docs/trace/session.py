@@ -1,0 +1,242 @@
+"""A recorded ACP session checked against the merged schema and the RFDs' wire rules.
+
+A trace is JSON Lines, one JSON-RPC message per line, either wrapped with its
+direction or plain:
+
+    {"direction": "client-to-agent", "message": {"jsonrpc": "2.0", "id": 0, ...}}
+    {"jsonrpc": "2.0", "method": "session/update", "params": {...}}
+
+The direction of a plain request or notification comes from its method (the
+side that handles it, `x-side` in the schema); a plain response goes the other
+way from the request it answers. Every message is validated by dispatch, a
+response against the `...Response` of its request's method; responses are
+matched to requests by id (ids are per sender), and unknown or unanswered ids
+are findings. Then every wire rule runs over the messages: rule sets live in
+modules named after their RFD (`acp_docs.<rfd>.wire`), found at run time.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import acp_docs
+from acp_docs.core.findings import Finding
+from acp_docs.sources import jsonparse
+from acp_docs.sources.textfile import read_text
+from acp_docs.validation.schemaset import DispatchError, SchemaSet
+
+CHECK = "trace"
+TO_AGENT, TO_CLIENT = "client-to-agent", "agent-to-client"
+DIRECTIONS = (TO_AGENT, TO_CLIENT)
+SIDE_RECEIVES = {"agent": TO_AGENT, "client": TO_CLIENT}
+
+
+@dataclass
+class Message:
+    """One line of a trace: where it is, which way it went, what it is."""
+
+    line: int
+    direction: str
+    body: dict[str, Any]
+    request: Message | None = None
+    """For a response: the request it answers."""
+    response: Message | None = None
+    """For a request: its response, once seen."""
+
+    @property
+    def method(self) -> str | None:
+        """The method of a request or notification, or of the request a response answers."""
+        if isinstance(self.body.get("method"), str):
+            return self.body["method"]
+        return self.request.method if self.request is not None else None
+
+    @property
+    def is_request(self) -> bool:
+        """True for a request (a method and an id)."""
+        return "method" in self.body and "id" in self.body
+
+    @property
+    def is_response(self) -> bool:
+        """True for a response (an id and a result or an error, no method)."""
+        return "method" not in self.body and "id" in self.body
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The params, or an empty mapping."""
+        params = self.body.get("params")
+        return params if isinstance(params, dict) else {}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A wire rule: its id, the RFD's words, and where the RFD states it."""
+
+    id: str
+    statement: str
+    link: str
+    check: Callable[[list[Message], str], Iterable[tuple[int, str]]]
+    versions: tuple[str, ...] = ("v1", "v2")
+
+
+@dataclass
+class Trace:
+    """A parsed trace: its messages, and the findings of reading it."""
+
+    messages: list[Message] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def rules() -> list[Rule]:
+    """Every wire rule of every RFD: `RULES` of each `acp_docs.<rfd>.wire` module."""
+    found: list[Rule] = []
+    for info in pkgutil.iter_modules(acp_docs.__path__):
+        if not info.ispkg:
+            continue
+        try:
+            module = importlib.import_module(f"acp_docs.{info.name}.wire")
+        except ModuleNotFoundError:
+            continue
+        found.extend(getattr(module, "RULES", []))
+    return found
+
+
+def _side_of(schemas: SchemaSet, version: str, method: str) -> str | None:
+    sides = [d.get("x-side") for _name, d in schemas.by_method(version, method)]
+    return next((SIDE_RECEIVES[s] for s in sides if s in SIDE_RECEIVES), None)
+
+
+def parse(text: str, shown: str, schemas: SchemaSet, version: str) -> Trace:
+    """Read a trace: each line a message; problems as findings at their lines."""
+    trace = Trace()
+
+    def find(line: int, message: str, rule: str) -> None:
+        trace.findings.append(Finding(shown, line, 1, CHECK, message, f"{CHECK}/{rule}"))
+
+    pending: dict[tuple[str, str], Message] = {}
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            value = jsonparse.loads(raw)
+        except jsonparse.JsonProblem as exc:
+            find(number, exc.message, "malformed")
+            continue
+        direction = None
+        if isinstance(value, dict) and "message" in value and "direction" in value:
+            direction, value = value["direction"], value["message"]
+            if direction not in DIRECTIONS:
+                find(
+                    number,
+                    f"direction {direction!r} is not one of {', '.join(DIRECTIONS)}",
+                    "direction",
+                )
+                continue
+        if not isinstance(value, dict) or value.get("jsonrpc") != "2.0":
+            find(number, 'not a JSON-RPC 2.0 message (`jsonrpc` must be "2.0")', "not-json-rpc")
+            continue
+        message = Message(number, direction or "", value)
+        if "method" in value:
+            method = value["method"]
+            side = _side_of(schemas, version, method) if isinstance(method, str) else None
+            if side is None:
+                find(number, f"no ACP {version} method {method!r}", "unknown-method")
+                continue
+            if direction and direction != side:
+                find(number, f"{method} goes {side}, not {direction}", "direction")
+                continue
+            message.direction = side
+            if message.is_request:
+                key = (side, json_key(value["id"]))
+                if key in pending:
+                    find(number, f"request id {value['id']!r} is still in use", "duplicate-id")
+                pending[key] = message
+        elif "id" in value:
+            answer_to = {TO_AGENT: TO_CLIENT, TO_CLIENT: TO_AGENT}
+            candidates = [d for d in DIRECTIONS if (answer_to[d], json_key(value["id"])) in pending]
+            if direction:
+                candidates = [d for d in candidates if d == direction]
+            if not candidates:
+                find(number, f"response to unknown request id {value['id']!r}", "unknown-id")
+                continue
+            if len(candidates) > 1:
+                find(
+                    number,
+                    f"response id {value['id']!r} is ambiguous: give its direction",
+                    "direction",
+                )
+                continue
+            message.direction = candidates[0]
+            request = pending.pop((answer_to[candidates[0]], json_key(value["id"])))
+            message.request, request.response = request, message
+        else:
+            find(number, "neither a request, a notification nor a response", "not-json-rpc")
+            continue
+        trace.messages.append(message)
+    for request in pending.values():
+        find(
+            request.line,
+            f"{request.body['method']} (id {request.body['id']!r}) is never answered",
+            "unanswered",
+        )
+    return trace
+
+
+def json_key(value: Any) -> str:
+    """A hashable form of a JSON-RPC id."""
+    return json.dumps(value, sort_keys=True)
+
+
+def _validate(trace: Trace, shown: str, schemas: SchemaSet, version: str) -> None:
+    for message in trace.messages:
+        if message.is_response:
+            outcome = _check_response(message, schemas, version)
+        else:
+            try:
+                outcome = schemas.check_message(version, message.body)
+            except DispatchError as exc:
+                trace.findings.append(
+                    Finding(shown, message.line, 1, CHECK, str(exc), f"{CHECK}/dispatch")
+                )
+                continue
+        if outcome is None:
+            continue
+        for problem in outcome.problems:
+            trace.findings.append(
+                Finding(
+                    shown, message.line, 1, CHECK, f"{outcome.label()} {problem}", f"{CHECK}/schema"
+                )
+            )
+
+
+def _check_response(message: Message, schemas: SchemaSet, version: str) -> Any:
+    method = message.method
+    if "error" in message.body:
+        return (
+            schemas.check(version, "Error", message.body["error"], "/error")
+            if schemas.has(version, "Error")
+            else None
+        )
+    names = [n for n, _d in schemas.by_method(version, method or "") if n.endswith("Response")]
+    if len(names) != 1:
+        return None
+    return schemas.check(version, names[0], message.body.get("result"), "/result")
+
+
+def check(path: Path, shown: str, schemas: SchemaSet, version: str) -> list[Finding]:
+    """Every finding of one trace file: reading, schema, ids, and every wire rule."""
+    trace = parse(read_text(path, shown), shown, schemas, version)
+    _validate(trace, shown, schemas, version)
+    for rule in rules():
+        if version not in rule.versions:
+            continue
+        for line, message in rule.check(trace.messages, version):
+            trace.findings.append(
+                Finding(shown, line, 1, CHECK, f"{message} ({rule.link})", rule.id)
+            )
+    return sorted(trace.findings)

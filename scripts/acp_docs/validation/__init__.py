@@ -1,0 +1,1 @@
+"""Payloads checked against the merged schemas: validators, dispatch, words."""

@@ -1,0 +1,402 @@
+"""Validators per (version, definition) over the merged schemas, and JSON-RPC dispatch.
+
+A whole JSON-RPC message is never checked against the schema's lax root `anyOf`:
+it is dispatched by `method` to the definition whose `x-method` matches, a request
+(with `id`) to a `...Request`, a notification to a `...Notification`.
+
+Besides what the schema rejects, each outcome lists the members no schema names
+(`acp_docs.validation.unknownprops`): the schemas accept them, so they are not problems of
+validity, but they are most often typos.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from acp_docs.core import protocols
+from acp_docs.core.errors import LocatedError, UsageError
+from acp_docs.core.findings import Finding
+from acp_docs.schema import changes, merge, source
+from acp_docs.validation import fastvalid, receiver, schemacheck, unknownprops
+from acp_docs.validation.discriminate import discriminate
+from acp_docs.validation.receiver import Verdict
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a payload is invalid: where in the payload, and what the validator said."""
+
+    pointer: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.pointer or '(root)'}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of checking one payload: the definition used and its problems."""
+
+    protocol: str
+    definition: str
+    problems: tuple[Problem, ...]
+    verdict: Verdict | None = None
+    """What a receiver does with an invalid payload (None when the payload is valid)."""
+    unknown: tuple[Problem, ...] = ()
+    """Members that no schema applying at their place names (a receiver ignores them)."""
+
+    @property
+    def valid(self) -> bool:
+        """True when the payload satisfies the definition."""
+        return not self.problems
+
+    @property
+    def kept(self) -> bool:
+        """True when a receiver keeps the message, dropping only annotated values."""
+        return self.valid or (self.verdict is not None and self.verdict.kept)
+
+    def label(self) -> str:
+        """`[v1 SessionNotification]`, the prefix of every reported problem."""
+        return f"[{self.protocol} {self.definition}]"
+
+
+class DispatchError(UsageError):
+    """A JSON-RPC message that cannot be matched to a definition.
+
+    `method` and `kind` are set when no definition of that kind has the method,
+    so that the caller can say where to define it (`define_method_hint`).
+    """
+
+    def __init__(self, message: str, method: str | None = None, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.method = method
+        self.kind = kind
+
+
+class _Ignored(Verdict):
+    """What a receiver does with members it does not know: it ignores them."""
+
+    def say(self) -> str:
+        return "a receiver ignores a member it does not know and keeps the message"
+
+
+def define_method_hint(method: str, kind: str, source: str | None, exists: bool) -> str:
+    """Where and how to define a method no message has.
+
+    `source` is the schema source of the RFD the message is written in (None
+    outside an RFD); `exists` says whether that file exists yet.
+    """
+    unions = " or ".join(
+        f"{union.definition} (x-side: {union.side})"
+        for union in changes.MESSAGE_UNIONS.values()
+        if union.kind == kind
+    )
+    what = (
+        f"a ...{kind} definition that has `x-method: {method}` and `x-side`, and an"
+        f" `add-message` change that adds it to {unions}; see Tooling > Engine layout"
+    )
+    if source is not None and exists:
+        return f"define it in {source}: {what}"
+    if source is not None:
+        return f"add the method to a schema source: create {source} with {what}"
+    return f"add the method to a schema source, schema/<slug>/source.yaml: {what}"
+
+
+def _split(prefix: str) -> tuple[str, ...]:
+    return tuple(part for part in prefix.split("/") if part)
+
+
+def _not_meant(errors: list[ValidationError]) -> bool:
+    """True when a union branch failed on its discriminator or on the value's whole type.
+
+    Such a branch is not the one the payload meant (`null` for an object, say),
+    so its errors would only hide the ones that say what is wrong.
+    """
+    if any(e.validator == "const" and len(e.relative_path) == 1 for e in errors):
+        return True
+    return all(e.validator == "type" and not e.relative_path for e in errors)
+
+
+def _relevant(error: ValidationError) -> list[ValidationError]:
+    """The errors that say why, descending into the union branch the payload meant."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.schema_path[0], []).append(sub)
+        meant = [errs for errs in branches.values() if not _not_meant(errs)]
+        if len(meant) == 1:
+            out: list[ValidationError] = []
+            for sub in meant[0]:
+                out.extend(_relevant(sub))
+            return out
+    return [error]
+
+
+def _message(error: ValidationError) -> str:
+    if error.validator == "enum" and error.path and len(error.validator_value) > 4:
+        return f"{error.instance!r} is not a known {error.path[-1]} value"
+    return error.message
+
+
+@dataclass
+class SchemaSet:
+    """The merged schema of each version, with validators built once and reused."""
+
+    schemas: dict[str, dict[str, Any]]
+    _validators: dict[tuple[str, str], Draft202012Validator] = field(default_factory=dict)
+    _dispatched: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _subvalidators: dict[tuple[str, int], tuple[Any, Any]] = field(default_factory=dict)
+    _methods: dict[str, dict[str, list[tuple[str, dict[str, Any]]]]] = field(default_factory=dict)
+    _compilers: dict[str, fastvalid.Compiler] = field(default_factory=dict)
+    _fast: dict[tuple[str, str], fastvalid.Check] = field(default_factory=dict)
+    _conditions: dict[str, schemacheck.Condition] = field(default_factory=dict)
+    _finders: dict[str, unknownprops.Finder] = field(default_factory=dict)
+    problems: tuple[Finding, ...] = ()
+    """What kept a source, or its change in one version, out of the merge (see
+    `merge.assemble`); the schema check reports them."""
+    source_files: dict[str, str] = field(default_factory=dict)
+    """The schema source of each RFD that has one, by slug: `schema/<slug>/source.yaml`."""
+
+    @classmethod
+    def from_sources(
+        cls, root: Path, sources: list[source.SchemaSource], meta_check: bool = False
+    ) -> SchemaSet:
+        """Every version's unstable base (a superset of the stable one) with every RFD merged.
+
+        Examples and payloads of any RFD, Completed or not, validate against it.
+        A source with problems, or a change the merge refuses, is left out; the
+        others are merged (`problems` says what was left out and why).
+        """
+        made = merge.assemble(root, sources, meta_check)
+        return cls(
+            dict(made.schemas),
+            problems=made.problems,
+            source_files={s.slug: s.shown for s in sources},
+        )
+
+    @classmethod
+    def from_repo(cls, root: Path) -> SchemaSet:
+        """The merged schemas of the repository at `root`, from its schema sources.
+
+        For commands that check payloads on their own (`acp-docs validate`,
+        `examples`, `trace`): a source with a problem, or a change the merge
+        refuses, is a UsageError at its line, so the cause is said first.
+        """
+        from acp_docs.core.repo import Repo
+        from acp_docs.rfds import model as rfds
+
+        sources = rfds.schema_sources(Repo.load(root))
+        source.refuse_problems(sources)
+        made = cls.from_sources(root, sources)
+        for found in made.problems:
+            if found.rule_id == "schema/merge":
+                raise LocatedError(found.path, found.line, found.col, found.message)
+        return made
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """The protocol versions held, oldest first."""
+        return tuple(self.schemas)
+
+    def definitions(self, protocol: str) -> dict[str, Any]:
+        """The `$defs` of a version."""
+        return self.schemas[protocol]["$defs"]
+
+    def has(self, protocol: str, name: str) -> bool:
+        """True when the version defines `name`."""
+        return name in self.definitions(protocol)
+
+    def validator(self, protocol: str, name: str) -> Draft202012Validator:
+        """The validator for one definition of one version, built on first use."""
+        key = (protocol, name)
+        if key not in self._validators:
+            if not self.has(protocol, name):
+                raise UsageError(f"unknown definition {name!r} in ACP {protocol}")
+            if protocol not in self._dispatched:
+                fallbacks = protocols.get(protocol).fallback_titles
+                self._dispatched[protocol] = discriminate(
+                    self.schemas[protocol]["$defs"], fallbacks
+                )
+            root = {
+                "$schema": self.schemas[protocol].get("$schema"),
+                "$defs": self._dispatched[protocol],
+                "$ref": f"#/$defs/{name}",
+            }
+            self._validators[key] = schemacheck.validator(root, self._condition(protocol))
+        return self._validators[key]
+
+    def _slow_valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
+        key = (protocol, id(schema))
+        if key not in self._subvalidators:
+            root = {**schema, "$defs": self._dispatched[protocol]}
+            self._subvalidators[key] = (schema, schemacheck.validator(root))
+        return self._subvalidators[key][1].is_valid(instance)
+
+    def _compiler(self, protocol: str) -> fastvalid.Compiler:
+        if protocol not in self._compilers:
+            defs = self._dispatched[protocol]
+
+            def fallback(schema: dict[str, Any]) -> fastvalid.Check:
+                return lambda value: self._slow_valid(protocol, schema, value)
+
+            self._compilers[protocol] = fastvalid.Compiler(defs, fallback)
+        return self._compilers[protocol]
+
+    def _valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
+        return self._compiler(protocol).compile(schema)(instance)
+
+    def _condition(self, protocol: str) -> schemacheck.Condition:
+        """The compiled yes-or-no check, one function per version, that decides each `if`."""
+        if protocol not in self._conditions:
+            self._conditions[protocol] = lambda schema, instance: self._valid(
+                protocol, schema, instance
+            )
+        return self._conditions[protocol]
+
+    def is_valid(self, protocol: str, name: str, payload: Any) -> bool:
+        """True when `payload` is a valid `name` of `protocol`: the fast yes-or-no check."""
+        key = (protocol, name)
+        if key not in self._fast:
+            self.validator(protocol, name)
+            self._fast[key] = self._compiler(protocol).compile({"$ref": f"#/$defs/{name}"})
+        return self._fast[key](payload)
+
+    def unknown(
+        self, protocol: str, name: str, payload: Any, prefix: str = ""
+    ) -> tuple[Problem, ...]:
+        """The members of `payload`, a `name` of `protocol`, that no applying schema names."""
+        self.validator(protocol, name)
+        finder = self._finders.get(protocol)
+        if finder is None:
+            finder = unknownprops.Finder(
+                self._dispatched[protocol],
+                lambda schema, instance: self._valid(protocol, schema, instance),
+                protocols.get(protocol).fallback_titles,
+            )
+            self._finders[protocol] = finder
+        return tuple(
+            Problem(prefix + receiver.pointer(found.path), found.message())
+            for found in finder.find(self._dispatched[protocol][name], payload)
+        )
+
+    def check(self, protocol: str, name: str, payload: Any, prefix: str = "") -> Outcome:
+        """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`.
+
+        An invalid payload's outcome also says what a receiver does with it; every
+        outcome lists the members no schema names (`unknown`).
+        """
+        unknown = self.unknown(protocol, name, payload, prefix)
+        if self.is_valid(protocol, name, payload):
+            return Outcome(protocol, name, (), unknown=unknown)
+        problems: list[Problem] = []
+        paths: list[tuple[Any, ...]] = []
+        validator = self.validator(protocol, name)
+        for error in validator.iter_errors(payload):
+            for cause in _relevant(error):
+                pointer = prefix + (
+                    receiver.pointer(cause.absolute_path) if cause.absolute_path else ""
+                )
+                problems.append(Problem(pointer, _message(cause)))
+                paths.append(tuple(cause.absolute_path))
+        unique = tuple(dict.fromkeys(problems))
+        if not unique:
+            return Outcome(protocol, name, unique, unknown=unknown)
+        root = {"$ref": f"#/$defs/{name}"}
+        verdict = receiver.classify(
+            root,
+            self._dispatched[protocol],
+            payload,
+            paths,
+            lambda schema, instance: self._valid(protocol, schema, instance),
+        )
+        if verdict.kept and prefix:
+            verdict = receiver.Verdict(True, tuple((*_split(prefix), *d) for d in verdict.drops))
+        return Outcome(protocol, name, unique, verdict, unknown)
+
+    def by_method(self, protocol: str, method: str) -> list[tuple[str, dict[str, Any]]]:
+        """The (name, definition) pairs whose `x-method` is `method`, indexed once per version."""
+        if protocol not in self._methods:
+            index: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+            for name, definition in self.definitions(protocol).items():
+                if isinstance(definition, dict) and isinstance(definition.get("x-method"), str):
+                    index.setdefault(definition["x-method"], []).append((name, definition))
+            self._methods[protocol] = index
+        return self._methods[protocol].get(method, [])
+
+    def dispatch(self, protocol: str, message: Any) -> str:
+        """The definition of a JSON-RPC message's params, found by `method` and kind."""
+        if not isinstance(message, dict) or "jsonrpc" not in message:
+            raise DispatchError("not a JSON-RPC message (no `jsonrpc` member)")
+        method = message.get("method")
+        if method is None:
+            raise DispatchError(
+                "a JSON-RPC response carries no `method`: declare the definition of its result"
+            )
+        if not isinstance(method, str):
+            raise DispatchError("`method` is not a string")
+        kind = "Request" if "id" in message else "Notification"
+        named = sorted(name for name, _d in self.by_method(protocol, method))
+        matches = [name for name in named if name.endswith(kind)]
+        if len(matches) > 1:
+            raise DispatchError(
+                f"more than one ACP {protocol} {kind.lower()} has method {method!r}"
+                f" ({', '.join(matches)})"
+            )
+        if matches:
+            return matches[0]
+        other = "Notification" if kind == "Request" else "Request"
+        if any(name.endswith(other) for name in named):
+            fix = "remove its `id`" if kind == "Request" else "give it an `id`"
+            raise DispatchError(
+                f"no ACP {protocol} {kind.lower()} has method {method!r}: it is the method of a"
+                f" {other.lower()}, so {fix}"
+            )
+        raise DispatchError(f"no ACP {protocol} {kind.lower()} has method {method!r}", method, kind)
+
+    def check_message(self, protocol: str, message: Any) -> Outcome:
+        """Validate a whole JSON-RPC message: its envelope, then its params by method."""
+        name = self.dispatch(protocol, message)
+        envelope = ENVELOPE | {"id"} if "id" in message else ENVELOPE
+        unknown = [
+            Problem(receiver.pointer([key]), unknownprops.Unknown((key,), key, envelope).message())
+            for key in message
+            if key not in envelope
+        ]
+        problems: list[Problem] = []
+        if message.get("jsonrpc") != "2.0":
+            problems.append(Problem("/jsonrpc", f"{message.get('jsonrpc')!r} should be '2.0'"))
+        if "id" in message:
+            id_outcome = self.check(protocol, "RequestId", message["id"], "/id")
+            problems.extend(id_outcome.problems)
+        if "params" not in message:
+            problems.append(Problem("", "'params' is a required property"))
+        else:
+            params = self.check(protocol, name, message["params"], "/params")
+            problems.extend(params.problems)
+            unknown.extend(params.unknown)
+            if len(problems) == len(params.problems):
+                return Outcome(protocol, name, tuple(problems), params.verdict, tuple(unknown))
+        verdict = receiver.Verdict(False, ()) if problems else None
+        return Outcome(protocol, name, tuple(problems), verdict, tuple(unknown))
+
+
+ENVELOPE = frozenset({"jsonrpc", "method", "params"})
+"""The members of a JSON-RPC notification; a request has `id` too."""
+
+
+def with_unknown(outcome: Outcome) -> Outcome:
+    """The outcome with its unknown members as problems, for a command that lists only those.
+
+    An outcome that was valid becomes one a receiver keeps, ignoring the members.
+    """
+    if not outcome.unknown:
+        return outcome
+    verdict = outcome.verdict if outcome.problems else _Ignored(True, ())
+    return Outcome(
+        outcome.protocol, outcome.definition, outcome.problems + outcome.unknown, verdict
+    )
