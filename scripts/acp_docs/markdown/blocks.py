@@ -23,7 +23,7 @@ from typing import Any
 from markdown.extensions.attr_list import get_attrs
 from pymdownx.superfences import RE_HL_LINES, RE_LINENUMS, RE_NESTED_FENCE_START, RE_OPTIONS
 
-from acp_docs.core.errors import UsageError
+from acp_docs.core.errors import LocatedError
 
 _FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _QUOTE = re.compile(r"^(?:[ ]{0,3}>[ ]?)+")
@@ -510,7 +510,9 @@ def renderer(config: dict[str, Any], plain_code: bool = False) -> Renderer:
             options = {**options, "pymdownx.superfences": fences}
         engine = markdown.Markdown(extensions=names, extension_configs=options)
     except Exception as exc:  # an extension that cannot load is bad configuration
-        raise UsageError(f"mkdocs.yml: markdown_extensions cannot be loaded: {exc}") from None
+        raise LocatedError(
+            "mkdocs.yml", None, None, f"markdown_extensions cannot be loaded: {exc}"
+        ) from None
 
     def render(text: str) -> str:
         engine.reset()
