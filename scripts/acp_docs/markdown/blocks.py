@@ -37,6 +37,7 @@ __all__ = [  # what other packages import from here, the fence scanner's names i
     "Renderer",
     "code_blocks",
     "code_lines",
+    "extension_entries",
     "extensions_of",
     "front_matter_end",
     "headings",
@@ -206,19 +207,33 @@ def locate(text: str, rendered: list[RenderedBlock]) -> list[CodeBlock]:
 Renderer = Callable[[str], str]
 
 
+def extension_entries(items: Any) -> list[tuple[Any, Any]]:
+    """Each entry of a `markdown_extensions` list as (name, options), in order: the one reader.
+
+    A bare name has the options `{}`, as has a name given empty options; a
+    mapping gives each of its names. Entries of any other kind are kept as
+    their text, so that lists from different files can be compared as written.
+    """
+    out: list[tuple[Any, Any]] = []
+    for item in items or []:
+        if isinstance(item, dict):
+            out.extend((name, options or {}) for name, options in item.items())
+        else:
+            out.append((str(item), {}))
+    return out
+
+
 def extensions_of(config: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, Any]]]:
     """The Markdown extensions of a mkdocs.yml and their options, as Python-Markdown takes them."""
+    items = config.get("markdown_extensions") or []
+    for item in items:
+        if not (isinstance(item, str) or (isinstance(item, dict) and len(item) == 1)):
+            raise ValueError(f"markdown_extensions entry {item!r} is neither a name nor a mapping")
     names: list[str] = []
     options: dict[str, dict[str, Any]] = {}
-    for item in config.get("markdown_extensions") or []:
-        if isinstance(item, str):
-            names.append(item)
-        elif isinstance(item, dict) and len(item) == 1:
-            ((name, value),) = item.items()
-            names.append(str(name))
-            options[str(name)] = value if isinstance(value, dict) else {}
-        else:
-            raise ValueError(f"markdown_extensions entry {item!r} is neither a name nor a mapping")
+    for name, value in extension_entries(items):
+        names.append(str(name))
+        options[str(name)] = value if isinstance(value, dict) else {}
     return names, options
 
 
