@@ -4,6 +4,7 @@ refused at its line, in plain words, before anything runs or is written."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -158,6 +159,28 @@ def test_the_allowlists_are_what_is_meant() -> None:
     }  # fmt: skip
     assert set(configpolicy.ENV_PLACES) == {"/site_url"}
     assert set(configpolicy.CONFIG_SCHEMA["properties"]["extra"]["properties"]) == {"generator"}
+
+
+def test_the_shipped_schemas_are_json_schema_and_name_only_allowed_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The allowlists are data files: each a valid schema whose `pythonName`s are allowed."""
+    from jsonschema import Draft202012Validator
+
+    from acp_docs.validation import schemacheck
+
+    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)  # patterns are RE2: below
+    for schema in (configpolicy.CONFIG_SCHEMA, configpolicy.PAGE_SCHEMA):
+        assert list(meta.iter_errors(schema)) == []
+        assert schemacheck.problems(schema) == []
+    named = set(configpolicy._python_names(configpolicy.CONFIG_SCHEMA))
+    assert named == set(configpolicy.PYTHON_NAMES)
+    planted = json.loads(json.dumps(configpolicy.PAGE_SCHEMA))
+    planted["properties"]["title"]["pythonName"] = ["os.system"]
+    (tmp_path / "page.schema.json").write_text(json.dumps(planted))
+    monkeypatch.setattr(configpolicy, "files", lambda package: tmp_path)
+    with pytest.raises(RuntimeError, match=r"os\.system is not in PYTHON_NAMES"):
+        configpolicy._schema("page.schema.json")
 
 
 def test_theme_names_are_the_installed_material_s() -> None:

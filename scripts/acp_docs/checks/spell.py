@@ -26,6 +26,7 @@ from acp_docs.core.findings import Finding
 from acp_docs.core.repo import Repo
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import prose
+from acp_docs.markdown.blocks import extension_entries
 from acp_docs.sources import filetree
 from acp_docs.sources.textfile import UnreadableFile, line_of, read_text
 from acp_docs.sources.yamlfile import load_with_lines
@@ -120,23 +121,12 @@ def _markdown_extensions(task: dict[str, Any]) -> list[Any] | None:
     return None
 
 
-def _normalise_extensions(items: list[Any] | None) -> list[tuple[str, Any]]:
-    out = []
-    for item in items or []:
-        if isinstance(item, dict):
-            for name, options in item.items():
-                out.append((name, options or {}))
-        else:
-            out.append((str(item), {}))
-    return out
-
-
 def config_findings(repo: Repo, config: dict[str, Any]) -> list[Finding]:
     """The spelling set-up's own problems: drifted extensions, an unsorted word list."""
     findings: list[Finding] = []
-    expected = _normalise_extensions(repo.config.get("markdown_extensions"))
+    expected = extension_entries(repo.config.get("markdown_extensions"))
     for task in config["matrix"]:
-        actual = _normalise_extensions(_markdown_extensions(task))
+        actual = extension_entries(_markdown_extensions(task))
         if actual != expected:
             line, _ = line_of(repo.root / CONFIG, "markdown_extensions:")
             findings.append(

@@ -48,6 +48,17 @@ def visible(text: str) -> str:
     )
 
 
+def printable(text: str) -> str:
+    """`text` on one line, in the order it is read: hidden and reordering characters escaped.
+
+    Control characters (a line break, a terminal escape), bidirectional and
+    other invisible format characters, and the bytes of a name that is not
+    UTF-8 are shown as escapes (`\\n`, `\\x1b`, `\\u202e`, `\\udce9`), so a file
+    name or a message cannot forge another line or reorder what is read.
+    """
+    return visible(text)
+
+
 def unicode_data(text: str) -> str:
     """`text` with every lone surrogate as `\\udcXX`, so it encodes as UTF-8 and as valid JSON."""
     return str(text).encode("utf-8", "backslashreplace").decode("utf-8")

@@ -7,56 +7,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from acp_docs.core import memo
-from acp_docs.core.errors import UsageError
-from acp_docs.policy import mkdocsconfig
-from acp_docs.sources.textfile import read_text
-from acp_docs.sources.yamlfile import NoAliasLoader, lines_of
+from acp_docs.policy.mkdocsconfig import (
+    CONFIG_NAME,
+    MAX_CONFIG_CHARS,
+    find_root,
+    parse_config,
+    read_config,
+)
 
-CONFIG_NAME = "mkdocs.yml"
-MAX_CONFIG_CHARS = 256 * 1024
-"""mkdocs.yml is a few kilobytes; YAML of megabytes would take minutes to parse."""
-
-
-def find_root(start: Path | None = None) -> Path:
-    """The nearest directory at or above `start` (default: cwd) holding mkdocs.yml."""
-    here = (start or Path.cwd()).resolve()
-    for candidate in (here, *here.parents):
-        if (candidate / CONFIG_NAME).is_file():
-            return candidate
-    raise UsageError(
-        f"no {CONFIG_NAME} in {here} or any parent directory: run acp-docs inside a checkout"
-    )
-
-
-class _IgnoreTagsLoader(NoAliasLoader):
-    """A safe loader: `!ENV` resolves as MkDocs does, other tags read as plain values."""
-
-
-def _construct_env(loader: yaml.Loader, node: yaml.Node) -> Any:
-    names = (
-        loader.construct_sequence(node)
-        if isinstance(node, yaml.SequenceNode)
-        else [loader.construct_scalar(node)]
-    )
-    for name in names[:-1] if len(names) > 1 else names:
-        if str(name) in os.environ:
-            return os.environ[str(name)]
-    return names[-1] if len(names) > 1 else None
-
-
-def _construct_any(loader: yaml.Loader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node)
-    return loader.construct_mapping(node)
-
-
-_IgnoreTagsLoader.add_constructor("!ENV", _construct_env)
-_IgnoreTagsLoader.add_multi_constructor("", _construct_any)
+__all__ = ["CONFIG_NAME", "MAX_CONFIG_CHARS", "NavEntry", "Repo", "find_root"]
 
 
 @dataclass(frozen=True)
@@ -105,13 +65,7 @@ class Repo:
     def load(cls, start: Path | None = None) -> Repo:
         """Find the root from `start` and read mkdocs.yml (a UsageError when malformed)."""
         root = find_root(start)
-        text = read_text(root / CONFIG_NAME, CONFIG_NAME)
-        if len(text) > MAX_CONFIG_CHARS:
-            # PyYAML's parser, MkDocs's too, takes minutes on a few megabytes of YAML.
-            raise UsageError(
-                f"{CONFIG_NAME}:1:1: {len(text):,} characters; a site's configuration holds at"
-                f" most {MAX_CONFIG_CHARS:,}"
-            )
+        text = read_config(root)
         # Kept while serving until mkdocs.yml, or a variable its `!ENV` tags may
         # read (only ACP_DOCS_*), changes (`acp_docs.core.memo`).
         env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("ACP_DOCS_")))
@@ -119,26 +73,8 @@ class Repo:
 
     @classmethod
     def parse(cls, root: Path, text: str) -> Repo:
-        """The repository at `root` with `text` as its mkdocs.yml."""
-        loader = _IgnoreTagsLoader(text)
-        try:
-            node = loader.get_single_node()
-            if node is not None:
-                mkdocsconfig.refuse_unsafe_nodes(node)
-            config = loader.construct_document(node) if node is not None else None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f":{mark.line + 1}:{mark.column + 1}" if mark else ":1:1"
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise UsageError(f"{CONFIG_NAME}{where}: malformed YAML: {problem}") from None
-        except (RecursionError, ValueError) as exc:
-            raise UsageError(f"{CONFIG_NAME}:1:1: malformed YAML: {exc}") from None
-        finally:
-            loader.dispose()
-        if not isinstance(config, dict):
-            raise UsageError(f"{CONFIG_NAME}:1:1: expected a mapping at the top level")
-        mkdocsconfig.refuse_code(config, lines_of(node), root)
-        return cls(root=root, config=config, config_text=text)
+        """The repository at `root` with `text` as its mkdocs.yml (a UsageError when refused)."""
+        return cls(root=root, config=parse_config(root, text), config_text=text)
 
     @property
     def docs_dir(self) -> Path:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 
-from acp_docs.markdown.blocks import code_lines, fence_title, front_matter_end, is_fence
+from acp_docs.markdown.fences import code_lines, fence_title, front_matter_end, is_fence
+from acp_docs.markdown.htmlscan import Attrs, ElementParser
+from acp_docs.sources.lines import LineIndex
 
 BLOCK_TAGS = frozenset(
     {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dt", "dd", "summary", "dl"}
@@ -22,9 +23,6 @@ BLOCK_TAGS = frozenset(
 INSIDE_TAGS = frozenset({"li", "td", "th", "dt", "dd"})
 """Blocks that take a note inside them, before their closing tag (a list stays a list)."""
 
-_VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-)
 _SPACE = re.compile(r"\s+")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)|\]\[[^\]]*\]|\{[^}]*\}|<[^>]*>")
 _SYNTAX = re.compile(r"[`*_\[\]#|>!]+|^\s*(?:[-+*]|\d+[.)])\s+|^\s*(?:!!!|\?\?\?\+?|===)\s*\S*")
@@ -53,29 +51,25 @@ class Block:
         return self.end
 
 
-class _Blocks(HTMLParser):
+class _Blocks(ElementParser):
     def __init__(self, html: str) -> None:
-        super().__init__(convert_charrefs=True)
+        super().__init__()
         self.html = html
-        self.starts = [0]
-        for match in re.finditer("\n", html):
-            self.starts.append(match.end())
+        self.lines = LineIndex(html)
         self.chunks: list[str] = []
         self.stack: list[tuple[str, int, int, bool]] = []
         self.blocks: list[Block] = []
 
     def _offset(self) -> int:
         line, col = self.getpos()
-        return self.starts[line - 1] + col
+        return self.lines.start(line) + col
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _VOID:
-            return
+    def opened(self, tag: str, attrs: Attrs) -> None:
         classes = (dict(attrs).get("class") or "").split()
         block = tag in BLOCK_TAGS or (tag == "div" and "highlight" in classes)
         self.stack.append((tag, self._offset(), len(self.chunks), block))
 
-    def handle_endtag(self, tag: str) -> None:
+    def closed(self, tag: str) -> None:
         if not any(open_tag == tag for open_tag, *_ in self.stack):
             return
         here = self._offset()

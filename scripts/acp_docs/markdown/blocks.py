@@ -4,10 +4,9 @@ Which blocks exist, their language, title and text come from the HTML that the
 site's own Markdown engine and extensions produce (`rendered_blocks`), so a
 block the reader sees is checked, wherever it sits (a tab, an admonition, a
 blockquote), and a block the reader does not see (inside an HTML comment, an
-indented code block) is not. The fence scanner (`code_blocks`) only finds the
-line and column of each rendered block in the source: fences may be indented
-(tabs, admonitions) or quoted (`>`). Front matter is skipped; line numbers stay
-those of the file.
+indented code block) is not. The fence scanner (`acp_docs.markdown.fences`)
+only finds the line and column of each rendered block in the source (`locate`).
+Headings outside code and the site's Markdown engine (`renderer`) are here too.
 """
 
 from __future__ import annotations
@@ -17,254 +16,36 @@ import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from html.parser import HTMLParser
 from typing import Any
 
-from markdown.extensions.attr_list import get_attrs
-from pymdownx.superfences import RE_HL_LINES, RE_LINENUMS, RE_NESTED_FENCE_START, RE_OPTIONS
+from acp_docs.core.errors import LocatedError
+from acp_docs.markdown.fences import (
+    CodeBlock,
+    code_blocks,
+    code_lines,
+    fence_title,
+    fenced_blocks,
+    front_matter_end,
+)
+from acp_docs.markdown.htmlscan import Attrs, ElementParser
 
-from acp_docs.core.errors import UsageError
-
-_FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-_QUOTE = re.compile(r"^(?:[ ]{0,3}>[ ]?)+")
-_ANY_TITLE = re.compile(r"""\btitle=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
-
-
-_HL_OPTIONS = {"hl_lines": RE_HL_LINES, "linenums": RE_LINENUMS, "title": None, "title_mode": None}
-
-
-@dataclass(frozen=True)
-class CodeBlock:
-    """A fenced block: its language, title, position and de-indented content."""
-
-    lang: str
-    title: str | None
-    line: int
-    col: int
-    content: str
-    closed: bool
-    end_line: int
-
-    @property
-    def content_line(self) -> int:
-        """The file line of the block's first content line."""
-        return self.line + 1
-
-
-@dataclass(frozen=True)
-class Fence:
-    """An opening fence as pymdownx.superfences reads it: its marker, language and title."""
-
-    fence: str
-    lang: str
-    title: str | None
-
-
-def parse_fence(line: str) -> tuple[int, Fence] | None:
-    """(prefix width, fence) when `line` opens a block for pymdownx.superfences, else None.
-
-    `line` has its tabs expanded. The prefix is the run of spaces and `>` before
-    the fence. The info string is read with superfences' own expressions, and
-    kept to what the site's highlighter accepts: `{ ... }` attributes (the first
-    class the language), or options among hl_lines, linenums, title and
-    title_mode with valid values; any other option makes superfences leave the
-    line as text, so it opens nothing here either.
-    """
-    width = len(line) - len(line.lstrip("> "))
-    match = RE_NESTED_FENCE_START.match(line, width)
-    if match is None or match.group("unrecognized"):
-        return None
-    lang = match.group("lang") or ""
-    title: str | None = None
-    if match.group("attrs"):
-        classes = []
-        for key, value in get_attrs(match.group("attrs")):
-            if key == ".":
-                classes.append(value)
-            elif key == "title":
-                title = value
-        if not lang and classes:
-            lang = classes[0]
-    elif match.group("options"):
-        for option in RE_OPTIONS.finditer(match.group("options")):
-            key = option.group("key")
-            value = option.group("value")
-            value = key if value is None else value
-            if key not in _HL_OPTIONS:
-                return None
-            check = _HL_OPTIONS[key]
-            if check is not None and check.match(value) is None:
-                return None
-            if key == "title":
-                title = value
-    return width, Fence(match.group("fence"), lang.lower(), title)
-
-
-def fence_title(line: str) -> str | None:
-    """The title superfences gives the block a line opens (tabs expanded), else None."""
-    parsed = parse_fence(line.expandtabs(4))
-    return parsed[1].title if parsed else None
-
-
-def is_fence(line: str) -> bool:
-    """True when `line` opens or may close a fenced block (a run of three ` or ~)."""
-    return bool(_FENCE_RUN.match(line))
-
-
-_FENCE_RUN = re.compile(r"^[ >]*(?:`{3,}|~{3,})")
-
-
-def front_matter_end(lines: list[str]) -> int:
-    """The number of lines the YAML front matter takes (0 when there is none)."""
-    if not lines or lines[0].rstrip() != "---":
-        return 0
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
-            return index + 1
-    return 0
-
-
-def _prefix(line: str, width: int) -> tuple[str, str]:
-    """`line` split after at most `width` characters of spaces and `>`, as superfences does."""
-    head = line[:width]
-    taken = len(head) - len(head.lstrip("> "))
-    return line[:taken], line[taken:]
-
-
-def fenced_blocks(text: str) -> list[CodeBlock]:
-    """Every fenced block of `text` (decoded, `\\n` line ends) as pymdownx.superfences finds it.
-
-    One pass over the lines, following pymdownx.superfences' own rules: a fence
-    after spaces and `>` only (never after a list marker), each content line
-    indented (or quoted) like the fence, the closing fence the same run of
-    characters. A fence those rules abandon is not code; one still open at the
-    end of the file is kept, unclosed, to the end.
-    """
-    lines = [line.rstrip("\r").expandtabs(4) for line in text.split("\n")]
-    blocks: list[CodeBlock] = []
-    index = front_matter_end(lines)
-    opened: tuple[int, int, Fence, int] | None = None  # line index, width, fence, quote level
-    body: list[str] = []
-    empty = 0
-    while index < len(lines):
-        line = lines[index]
-        if opened is None:
-            parsed = parse_fence(line)
-            if parsed is not None:
-                width, fence = parsed
-                opened, body, empty = (index, width, fence, line[:width].count(">")), [], 0
-            index += 1
-            continue
-        start, width, fence, quotes = opened
-        ws, content = _prefix(line, width)
-        level = ws.count(">")
-        closes = content.startswith(fence.fence) and not content[len(fence.fence) :].strip(" \t")
-        if quotes:
-            if level > quotes:
-                opened = None
-            elif content == "":
-                body.append("")
-                empty += 1
-            elif len(ws) < width or (empty and level < quotes):
-                opened = None
-            elif closes:
-                blocks.append(_block(fence, start, width, body, index, True))
-                opened = None
-            else:
-                body.append(content)
-                empty = 0
-        elif level:
-            opened = None
-        elif (ws + content).strip() == "":
-            body.append(content)
-        elif len(ws) != width and content != "":
-            opened = None
-        elif closes and not content.startswith((" ", "\t")):
-            blocks.append(_block(fence, start, width, body, index, True))
-            opened = None
-        else:
-            body.append(content)
-        index += 1
-    if opened is not None:
-        start, width, fence, _quotes = opened
-        blocks.append(_block(fence, start, width, body, len(lines) - 1, False))
-    return blocks
-
-
-def _block(
-    fence: Fence, start: int, width: int, body: list[str], end: int, closed: bool
-) -> CodeBlock:
-    return CodeBlock(
-        lang=fence.lang,
-        title=fence.title,
-        line=start + 1,
-        col=width + 1,
-        content="\n".join(body),
-        closed=closed,
-        end_line=end + 1,
-    )
-
-
-def _lang(info: str) -> str:
-    info = info.strip().lstrip("{").strip()
-    first = info.split(None, 1)[0] if info else ""
-    return first.lstrip(".").rstrip("}").lower()
-
-
-def _title(info: str) -> str | None:
-    match = _ANY_TITLE.search(info)
-    if not match:
-        return None
-    return match.group("dq") if match.group("dq") is not None else match.group("sq")
-
-
-def _unquote(line: str) -> str:
-    """A line with its blockquote markers replaced by spaces, so columns stay the file's."""
-    quote = _QUOTE.match(line)
-    return " " * quote.end() + line[quote.end() :] if quote else line
-
-
-def code_blocks(text: str) -> list[CodeBlock]:
-    """Every run between fences of `text`, whatever its info string (`fenced_blocks`: as the site).
-
-    For Markdown that superfences does not read (an exported MDX file, whose
-    titles follow the language without `title=`).
-    """
-    lines = [_unquote(line.expandtabs(4)) for line in text.split("\n")]
-    blocks: list[CodeBlock] = []
-    index = front_matter_end(lines)
-    while index < len(lines):
-        match = _FENCE.match(lines[index])
-        if not match or (match["fence"][0] == "`" and "`" in match["info"]):
-            index += 1
-            continue
-        indent = len(match["indent"])
-        fence = match["fence"]
-        closing = re.compile(rf"^[ ]*{re.escape(fence[0])}{{{len(fence)},}}[ ]*$")
-        body: list[str] = []
-        end = index + 1
-        closed = False
-        while end < len(lines):
-            if closing.match(lines[end]):
-                closed = True
-                break
-            line = lines[end]
-            strip = min(indent, len(line) - len(line.lstrip(" ")))
-            body.append(line[strip:])
-            end += 1
-        blocks.append(
-            CodeBlock(
-                lang=_lang(match["info"]),
-                title=_title(match["info"]),
-                line=index + 1,
-                col=indent + 1,
-                content="\n".join(body),
-                closed=closed,
-                end_line=end + 1 if closed else end,
-            )
-        )
-        index = end + 1
-    return blocks
+__all__ = [  # what other packages import from here, the fence scanner's names included
+    "PLAIN_MARK",
+    "CodeBlock",
+    "Heading",
+    "RenderedBlock",
+    "Renderer",
+    "code_blocks",
+    "code_lines",
+    "extension_entries",
+    "extensions_of",
+    "front_matter_end",
+    "headings",
+    "locate",
+    "plain_blocks",
+    "rendered_blocks",
+    "renderer",
+]
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -286,14 +67,6 @@ class Heading:
     level: int
     text: str
     line: int
-
-
-def code_lines(text: str) -> set[int]:
-    """The 1-based line numbers that fenced code blocks take, fences included."""
-    lines: set[int] = set()
-    for block in fenced_blocks(text):
-        lines.update(range(block.line, block.end_line + 1))
-    return lines
 
 
 def headings(text: str) -> list[Heading]:
@@ -319,63 +92,51 @@ class RenderedBlock:
     text: str
 
 
-_VOID = frozenset(
-    {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-)
-
-
-class _BlockParser(HTMLParser):
+class _BlockParser(ElementParser):
     """Collects `<pre>` blocks with the language class and filename title around them."""
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+        super().__init__()
         self.blocks: list[RenderedBlock] = []
-        self._depth = 0
         self._container: dict[str, Any] | None = None
         self._pre: int | None = None
         self._filename: int | None = None
         self._skip: int | None = None
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def opened(self, tag: str, attrs: Attrs) -> None:
         classes = (dict(attrs).get("class") or "").split()
         lang = next((c[len("language-") :] for c in classes if c.startswith("language-")), "")
-        if tag in _VOID:
-            return
-        self._depth += 1
         if self._container is None and tag == "div" and "highlight" in classes:
-            self._container = {"depth": self._depth, "lang": lang, "title": None, "text": []}
+            self._container = {"depth": self.depth, "lang": lang, "title": None, "text": []}
             return
         box = self._container
         if box is not None and self._skip is None and {"linenos", "linenodiv"} & set(classes):
-            self._skip = self._depth  # line numbers, in a table cell or a span: not the text
+            self._skip = self.depth  # line numbers, in a table cell or a span: not the text
             return
         if box is None:
             if tag == "pre":
-                self._container = {"depth": self._depth, "lang": lang, "title": None, "text": []}
-                self._pre = self._depth
+                self._container = {"depth": self.depth, "lang": lang, "title": None, "text": []}
+                self._pre = self.depth
             return
         if lang and not box["lang"]:
             box["lang"] = lang
         if tag == "span" and "filename" in classes and self._pre is None:
-            self._filename = self._depth
+            self._filename = self.depth
             box["title"] = ""
         elif tag == "pre" and self._pre is None and self._skip is None:
-            self._pre = self._depth
+            self._pre = self.depth
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _VOID:
-            return
+    def closed(self, tag: str) -> None:
         box = self._container
-        if box is not None and self._depth == box["depth"]:
+        if box is not None and self.depth == box["depth"]:
             text = "".join(box["text"])
             self.blocks.append(RenderedBlock(box["lang"].lower(), box["title"], text))
             self._container = None
             self._pre = None
-        if self._filename == self._depth:
+        if self._filename == self.depth:
             self._filename = None
-        if self._skip == self._depth:
+        if self._skip == self.depth:
             self._skip = None
-        self._depth -= 1
 
     def handle_data(self, data: str) -> None:
         box = self._container
@@ -446,19 +207,33 @@ def locate(text: str, rendered: list[RenderedBlock]) -> list[CodeBlock]:
 Renderer = Callable[[str], str]
 
 
+def extension_entries(items: Any) -> list[tuple[Any, Any]]:
+    """Each entry of a `markdown_extensions` list as (name, options), in order: the one reader.
+
+    A bare name has the options `{}`, as has a name given empty options; a
+    mapping gives each of its names. Entries of any other kind are kept as
+    their text, so that lists from different files can be compared as written.
+    """
+    out: list[tuple[Any, Any]] = []
+    for item in items or []:
+        if isinstance(item, dict):
+            out.extend((name, options or {}) for name, options in item.items())
+        else:
+            out.append((str(item), {}))
+    return out
+
+
 def extensions_of(config: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, Any]]]:
     """The Markdown extensions of a mkdocs.yml and their options, as Python-Markdown takes them."""
+    items = config.get("markdown_extensions") or []
+    for item in items:
+        if not (isinstance(item, str) or (isinstance(item, dict) and len(item) == 1)):
+            raise ValueError(f"markdown_extensions entry {item!r} is neither a name nor a mapping")
     names: list[str] = []
     options: dict[str, dict[str, Any]] = {}
-    for item in config.get("markdown_extensions") or []:
-        if isinstance(item, str):
-            names.append(item)
-        elif isinstance(item, dict) and len(item) == 1:
-            ((name, value),) = item.items()
-            names.append(str(name))
-            options[str(name)] = value if isinstance(value, dict) else {}
-        else:
-            raise ValueError(f"markdown_extensions entry {item!r} is neither a name nor a mapping")
+    for name, value in extension_entries(items):
+        names.append(str(name))
+        options[str(name)] = value if isinstance(value, dict) else {}
     return names, options
 
 
@@ -510,7 +285,9 @@ def renderer(config: dict[str, Any], plain_code: bool = False) -> Renderer:
             options = {**options, "pymdownx.superfences": fences}
         engine = markdown.Markdown(extensions=names, extension_configs=options)
     except Exception as exc:  # an extension that cannot load is bad configuration
-        raise UsageError(f"mkdocs.yml: markdown_extensions cannot be loaded: {exc}") from None
+        raise LocatedError(
+            "mkdocs.yml", None, None, f"markdown_extensions cannot be loaded: {exc}"
+        ) from None
 
     def render(text: str) -> str:
         engine.reset()

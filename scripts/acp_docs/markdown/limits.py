@@ -19,7 +19,9 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from acp_docs.markdown.blocks import code_lines, front_matter_end
+from acp_docs.markdown.fences import code_lines, front_matter_end
+from acp_docs.markdown.htmlscan import VOID
+from acp_docs.sources.lines import LineIndex
 
 MAX_DEPTH = 24
 """The deepest nesting of lists and quotes a line may have."""
@@ -29,10 +31,6 @@ MAX_UNCLOSED = 64
 
 MAX_HTML_DEPTH = 256
 """How deep raw HTML elements may nest: HTML5 tree building costs the depth at each tag."""
-VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
-    | {"track", "wbr", "param"}
-)
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]{0,40})\b[^<>]*?(/?)>")
 
 MAX_BRACKET_REACH = 2_000_000
@@ -145,18 +143,15 @@ def hazard(text: str) -> Hazard | None:
         elif not self_closing and name.lower() not in VOID:
             depth += 1
             if depth > MAX_HTML_DEPTH:
-                offset = match.start()
                 return Hazard(
-                    text.count("\n", 0, offset) + 1,
-                    offset - text.rfind("\n", 0, offset),
+                    *LineIndex(text).at(match.start()),
                     f"HTML elements nested deeper than {MAX_HTML_DEPTH} levels: the page would take"
                     " minutes to read as a browser does; close them, or write them in Markdown",
                 )
     reach, offset = _bracket_reach(text)
     if reach > MAX_BRACKET_REACH:
         return Hazard(
-            text.count("\n", 0, offset) + 1,
-            offset - text.rfind("\n", 0, offset),
+            *LineIndex(text).at(offset),
             f"brackets that Markdown's link reader would scan {reach:,} characters for (more"
             f" than {MAX_BRACKET_REACH:,}): close each [ with its ], or write it as \\[",
         )

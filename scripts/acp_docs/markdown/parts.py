@@ -20,13 +20,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from acp_docs.markdown.blocks import front_matter_end
+from acp_docs.markdown.fences import FENCE_RUN, Run, closes, front_matter_end, open_run
 
 PART_LINES = 1000
 """The least number of lines in a part (the last one may be shorter)."""
 
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-_CUT_BEFORE = re.compile(r"(#{1,6}(\s|$)|```|~~~)")
+_HEADING = re.compile(r"#{1,6}(\s|$)")
+_INDENT = 3
+"""The most spaces CommonMark allows before a fence."""
 _WHOLE_FILE = re.compile(
     r"prettier-ignore|^ {0,3}\[[^\]\n]*\]:|^ {0,3}\$\$|\r", re.MULTILINE | re.IGNORECASE
 )
@@ -57,18 +58,12 @@ def cut_points(text: str) -> list[int]:
         return []
     lines = text.split("\n")
     points: list[int] = []
-    fence: tuple[str, int] | None = None
+    fence: Run | None = None
     html_end: str | None = None
     for index in range(front_matter_end(lines), len(lines)):
         line = lines[index]
         if fence is not None:
-            closing = _FENCE.fullmatch(line)
-            if (
-                closing
-                and closing.group(1)[0] == fence[0]
-                and len(closing.group(1)) >= fence[1]
-                and not closing.group(2).strip()
-            ):
+            if closes(line, fence, _INDENT):
                 fence = None
             continue
         if html_end is not None:
@@ -77,14 +72,13 @@ def cut_points(text: str) -> list[int]:
             continue
         if (
             index >= 2
-            and _CUT_BEFORE.match(line)
+            and (_HEADING.match(line) or FENCE_RUN.match(line))
             and lines[index - 1] == ""
             and lines[index - 2].strip() != ""
         ):
             points.append(index)
-        opening = _FENCE.fullmatch(line)
-        if opening and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
-            fence = (opening.group(1)[0], len(opening.group(1)))
+        fence = open_run(line, _INDENT)
+        if fence is not None:
             continue
         for start, end in _RAW_HTML:
             found = start.match(line)

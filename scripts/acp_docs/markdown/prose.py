@@ -11,13 +11,15 @@ front matter and code, in one pass.
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 from acp_docs.core.escaping import code_spans
-from acp_docs.markdown.blocks import code_lines, front_matter_end
+from acp_docs.markdown import markers
+from acp_docs.markdown.fences import code_lines, fence_title, front_matter_end
+from acp_docs.markdown.htmlscan import Attrs, ElementParser
 
-GENERATED_OPEN = "<!-- acp-docs:generated -->"
-GENERATED_CLOSE = "<!-- acp-docs:end -->"
+_GENERATED, _END = "generated", "end"
+GENERATED_OPEN = f"<!-- acp-docs:{_GENERATED} -->"
+GENERATED_CLOSE = f"<!-- acp-docs:{_END} -->"
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
 _URL = re.compile(r"(?:https?://|mailto:|www\.)\S+|\S+@\S+\.\w+")
@@ -27,9 +29,6 @@ _INLINE = frozenset(
     {"a", "abbr", "b", "cite", "del", "em", "i", "ins", "mark", "q", "small", "span", "strong"}
     | {"sub", "sup", "u"}
 )
-_VOID = frozenset(
-    {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-)
 
 
 def tokens(text: str) -> list[str]:
@@ -37,42 +36,42 @@ def tokens(text: str) -> list[str]:
     return _WORD.findall(_URL.sub(" ", text))
 
 
-class _Prose(HTMLParser):
+class _Prose(ElementParser):
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+        super().__init__()
         self.text: list[str] = []
-        self._depth = 0
         self._skip: int | None = None
         self._generated = False
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def _shown_attributes(self, attrs: Attrs) -> None:
         values = dict(attrs)
         if self._skip is None and not self._generated:
             for name in ("title", "alt"):
                 if values.get(name):
                     self.text.append(" " + str(values[name]) + " ")
-        if tag in _VOID:
-            return
-        self._depth += 1
-        classes = set((values.get("class") or "").split())
-        if self._skip is None and (tag in ("script", "style") or classes & _SKIP_CLASSES):
-            self._skip = self._depth
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _VOID:
-            return
-        if self._skip == self._depth:
+    def void(self, tag: str, attrs: Attrs) -> None:
+        self._shown_attributes(attrs)
+
+    def opened(self, tag: str, attrs: Attrs) -> None:
+        self._shown_attributes(attrs)
+        classes = set((dict(attrs).get("class") or "").split())
+        if self._skip is None and (tag in ("script", "style") or classes & _SKIP_CLASSES):
+            self._skip = self.depth
+
+    def closed(self, tag: str) -> None:
+        if self._skip == self.depth:
             self._skip = None
-        self._depth -= 1
         if tag not in _INLINE:
             self.text.append(" ")
 
     def handle_comment(self, data: str) -> None:
-        comment = f"<!--{data}-->"
-        if comment == GENERATED_OPEN:
-            self._generated = True
-        elif comment == GENERATED_CLOSE:
-            self._generated = False
+        marker = markers.match_line(f"<!--{data}-->")
+        if marker is not None and marker.closed and not marker.args:
+            if marker.name == _GENERATED:
+                self._generated = True
+            elif marker.name == _END:
+                self._generated = False
 
     def handle_data(self, data: str) -> None:
         if self._skip is None and not self._generated:
@@ -90,10 +89,6 @@ def visible_text(html: str) -> str:
 def words(html: str) -> set[str]:
     """The distinct words of a rendered page's prose."""
     return set(tokens(visible_text(html)))
-
-
-_TITLED_FENCE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}).*\btitle=")
-"""The opening line of a fenced block with a title, which the page shows as prose."""
 
 
 def places(source: str, wanted: set[str]) -> dict[str, tuple[int, int]]:
@@ -120,8 +115,8 @@ def places(source: str, wanted: set[str]) -> dict[str, tuple[int, int]]:
     for number, line in enumerate(lines, start=1):
         if len(found) == len(wanted):
             break
-        if not _TITLED_FENCE.match(line):
-            continue
+        if "title" not in line or fence_title(line) is None:
+            continue  # only the opening line of a titled block shows prose
         for match in _WORD.finditer(line):
             word = match.group(0)
             if word in wanted and word not in found:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from acp_docs.policy import csstokens
 from acp_docs.policy.csstokens import Token
 from acp_docs.policy.staticproblem import Problem
+from acp_docs.sources.lines import LineIndex
 
 RULE = "static/css"
 
@@ -114,7 +115,7 @@ def _significant(items: Iterable[Token]) -> Iterator[Token]:
 def sheet_problems(text: str, sheet: str) -> list[Problem]:
     """The problems of a style sheet's text (UTF-8, decoded) at `sheet`, a path in the site."""
     text = csstokens.preprocess(text)
-    lines = csstokens.Lines(text)
+    lines = LineIndex(text)
     items = list(_significant(csstokens.tokens(text)))
     found: list[Problem] = []
 

@@ -9,7 +9,6 @@ backtracking. Names and string values are returned with escapes decoded.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -121,15 +120,3 @@ def tokens(text: str) -> Iterator[Token]:
                 yield Token("function", name, start, pos)
         else:
             yield Token(kind, match.group(0), start, pos)
-
-
-class Lines:
-    """Turns offsets in a text into 1-based lines and columns."""
-
-    def __init__(self, text: str) -> None:
-        self._starts = [0, *(m.end() for m in re.finditer("\n", text))]
-
-    def at(self, offset: int) -> tuple[int, int]:
-        """The line and column of `offset`."""
-        index = bisect.bisect_right(self._starts, offset) - 1
-        return index + 1, offset - self._starts[index] + 1

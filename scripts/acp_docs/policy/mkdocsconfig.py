@@ -2,7 +2,7 @@
 
 MkDocs reads mkdocs.yml with PyYAML's full loader, imports what it names and
 lets the theme print its values into every page. acp-docs reads the file
-first, with a safe loader (`acp_docs.core.repo`), and accepts only what
+first, with a safe loader (`parse_config`), and accepts only what
 `acp_docs.policy.configschema` lists; anything else is an error at its line, before
 MkDocs sees the file:
 
@@ -44,12 +44,16 @@ from jsonschema.exceptions import ValidationError
 from yaml.constructor import SafeConstructor
 
 from acp_docs.core.errors import LocatedError, UsageError
+from acp_docs.core.escaping import printable
 from acp_docs.policy import configschema as configpolicy
-from acp_docs.reporters.text import printable
 from acp_docs.sources import filetree
+from acp_docs.sources.textfile import read_text
+from acp_docs.sources.yamlfile import NoAliasLoader, lines_of
 from acp_docs.validation import schemacheck, schemawords
 
 CONFIG_NAME = "mkdocs.yml"
+MAX_CONFIG_CHARS = 256 * 1024
+"""mkdocs.yml is a few kilobytes; YAML of megabytes would take minutes to parse."""
 YAML_TAG = "tag:yaml.org,2002:"
 NAME_TAG = YAML_TAG + "python/name:"
 PLAIN_TAGS = frozenset(YAML_TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map"))
@@ -258,12 +262,92 @@ def refuse_code(config: dict[str, Any], lines: dict[str, int], root: Path) -> No
             fail(pointer, f"{_where(where)} {path[:80]!r} is not a file inside the docs folder")
 
 
+def find_root(start: Path | None = None) -> Path:
+    """The nearest directory at or above `start` (default: cwd) holding mkdocs.yml."""
+    here = (start or Path.cwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / CONFIG_NAME).is_file():
+            return candidate
+    raise UsageError(
+        f"no {CONFIG_NAME} in {here} or any parent directory: run acp-docs inside a checkout"
+    )
+
+
+def read_config(root: Path) -> str:
+    """The text of `root`'s mkdocs.yml; a UsageError when unreadable or too long to parse."""
+    text = read_text(root / CONFIG_NAME, CONFIG_NAME)
+    if len(text) > MAX_CONFIG_CHARS:
+        # PyYAML's parser, MkDocs's too, takes minutes on a few megabytes of YAML.
+        raise LocatedError(
+            CONFIG_NAME,
+            1,
+            1,
+            f"{len(text):,} characters; a site's configuration holds at most {MAX_CONFIG_CHARS:,}",
+        )
+    return text
+
+
+class _IgnoreTagsLoader(NoAliasLoader):
+    """A safe loader: `!ENV` resolves as MkDocs does, other tags read as plain values."""
+
+
+def _construct_env(loader: yaml.Loader, node: yaml.Node) -> Any:
+    names = (
+        loader.construct_sequence(node)
+        if isinstance(node, yaml.SequenceNode)
+        else [loader.construct_scalar(node)]
+    )
+    for name in names[:-1] if len(names) > 1 else names:
+        if str(name) in os.environ:
+            return os.environ[str(name)]
+    return names[-1] if len(names) > 1 else None
+
+
+def _construct_any(loader: yaml.Loader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_mapping(node)
+
+
+_IgnoreTagsLoader.add_constructor("!ENV", _construct_env)
+_IgnoreTagsLoader.add_multi_constructor("", _construct_any)
+
+
+def parse_config(root: Path, text: str) -> dict[str, Any]:
+    """The settings of `text`, the mkdocs.yml of the checkout at `root`, once vetted.
+
+    A `UsageError` at the line of the first thing refused: malformed YAML, a tag,
+    key or value the allowlist does not hold (`refuse_unsafe_nodes`), a path out
+    of the checkout (`refuse_code`).
+    """
+    loader = _IgnoreTagsLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is not None:
+            refuse_unsafe_nodes(node)
+        config = loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise LocatedError(CONFIG_NAME, line, col, f"malformed YAML: {problem}") from None
+    except (RecursionError, ValueError) as exc:
+        raise LocatedError(CONFIG_NAME, 1, 1, f"malformed YAML: {exc}") from None
+    finally:
+        loader.dispose()
+    if not isinstance(config, dict):
+        raise LocatedError(CONFIG_NAME, 1, 1, "expected a mapping at the top level")
+    refuse_code(config, lines_of(node), root)
+    return config
+
+
 def main() -> int:
     """Vet the mkdocs.yml of the current directory; print the reason and return 2 if refused."""
-    from acp_docs.core.repo import Repo
-
     try:
-        Repo.load()
+        root = find_root()
+        parse_config(root, read_config(root))
     except UsageError as exc:
         print(f"acp-docs: error: {printable(str(exc))}", file=sys.stderr)
         return 2

@@ -20,7 +20,6 @@ inline SVG and any class of the theme's own layout are not.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,6 +27,8 @@ from typing import Any
 
 import nh3
 from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from acp_docs.sources.lines import LineIndex
 
 ELEMENTS = frozenset(
     {"a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del"}
@@ -254,7 +255,7 @@ def locate(text: str, found: list[Problem]) -> list[tuple[int, int, str]]:
     in the source, in any case; one the source does not show is put at line 1.
     Each needle's places are found once, so this is linear in the source.
     """
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    lines = LineIndex(text)
     cursor: dict[str, int] = {}
     out = []
     for problem in found:
@@ -269,7 +270,5 @@ def locate(text: str, found: list[Problem]) -> list[tuple[int, int, str]]:
         if match is None:
             out.append((1, 1, problem.message))
             continue
-        start = match.start()
-        line = bisect.bisect_right(line_starts, start)
-        out.append((line, start - line_starts[line - 1] + 1, problem.message))
+        out.append((*lines.at(match.start()), problem.message))
     return out

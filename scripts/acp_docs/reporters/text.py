@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from acp_docs.core.escaping import visible
+from acp_docs.core.escaping import printable
 from acp_docs.core.findings import Finding
 from acp_docs.reporters import Report
-
-
-def printable(text: str) -> str:
-    """`text` on one line, in the order it is read: hidden and reordering characters escaped.
-
-    Control characters (a line break, a terminal escape), bidirectional and
-    other invisible format characters, and the bytes of a name that is not
-    UTF-8 are shown as escapes (`\\n`, `\\x1b`, `\\u202e`, `\\udce9`), so a file
-    name or a message cannot forge another line or reorder what is read.
-    """
-    return visible(text)
 
 
 def line(finding: Finding) -> str:

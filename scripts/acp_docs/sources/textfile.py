@@ -10,19 +10,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from acp_docs.core.errors import LocatedError, UsageError
+from acp_docs.core.errors import LocatedError
 from acp_docs.sources import jsonparse
 
 
-class UnreadableFile(UsageError):
+class UnreadableFile(LocatedError):
     """A file that is missing, not a file, or not UTF-8; `line` is where (1 if unknown)."""
 
     def __init__(self, name: str, reason: str, line: int = 1) -> None:
-        where = f"{name}:{line}" if line > 1 else name
-        super().__init__(f"{where}: {reason}")
+        super().__init__(name, line if line > 1 else None, None, reason)
         self.name = name
-        self.reason = reason
-        self.line = line
 
 
 MAX_BYTES_VARIABLE = "ACP_DOCS_MAX_FILE_BYTES"
@@ -116,12 +113,16 @@ def write_atomic(path: Path, text: str) -> None:
     file or symlink is never followed; a symlink or directory at `path` is refused.
     """
     if path.is_symlink() or path.is_dir():
-        raise UsageError(f"{path}: refusing to write through a symlink or over a directory")
+        raise LocatedError(
+            str(path), None, None, "refusing to write through a symlink or over a directory"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise UsageError(f"{path}: cannot write here: {exc.strerror or exc}") from None
+        raise LocatedError(
+            str(path), None, None, f"cannot write here: {exc.strerror or exc}"
+        ) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -131,7 +132,9 @@ def write_atomic(path: Path, text: str) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise UsageError(f"{path}: cannot write here: {exc.strerror or exc}") from None
+            raise LocatedError(
+                str(path), None, None, f"cannot write here: {exc.strerror or exc}"
+            ) from None
         raise
 
 

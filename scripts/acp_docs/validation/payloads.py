@@ -113,10 +113,10 @@ def _check_fixture(
 
     try:
         payload = load_json(path, shown)
-    except LocatedError as exc:
-        return finding(exc.reason, "malformed", exc.line, exc.col)
     except UnreadableFile as exc:
         return finding(exc.reason, "unreadable", exc.line)
+    except LocatedError as exc:
+        return finding(exc.reason, "malformed", exc.line, exc.col)
     definition = fixture_definition(path)
     try:
         if definition is None:

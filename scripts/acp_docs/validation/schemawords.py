@@ -14,7 +14,7 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
-from acp_docs.reporters.text import printable
+from acp_docs.core.escaping import printable
 
 
 def shown(value: Any) -> str:

@@ -1,0 +1,187 @@
+"""RFD files: which files of rfds/ are RFDs, and each one read with its front matter."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from acp_docs.core import protocols
+from acp_docs.core.findings import Finding
+from acp_docs.core.repo import Repo
+from acp_docs.markdown.blocks import Heading, headings
+from acp_docs.markdown.fences import front_matter_end
+from acp_docs.rfds.template import CHECK, TEMPLATE_NAME, V2_DIR
+from acp_docs.schema.source import SchemaSource
+from acp_docs.schema.source import load_all as load_sources
+from acp_docs.sources import filetree
+from acp_docs.sources.textfile import UnreadableFile, read_text
+from acp_docs.sources.yamlfile import YamlError
+from acp_docs.sources.yamlfile import load as load_yaml
+
+
+@dataclass
+class Rfd:
+    """An RFD file: its path, front matter (None when absent or broken), body lines."""
+
+    path: Path
+    shown: str
+    text: str
+    meta: dict[str, Any] | None
+    meta_error: Finding | None
+
+    @property
+    def slug(self) -> str:
+        """The file name without `.md`: the page's URL segment."""
+        return self.path.stem
+
+    @property
+    def v2_only(self) -> bool:
+        """True for an RFD of rfds/v2/: it changes protocol v2 alone."""
+        return self.path.parent.name == V2_DIR
+
+    @property
+    def versions(self) -> tuple[str, ...] | None:
+        """The protocol versions the RFD is about: ("v2",) for rfds/v2/, else None (any)."""
+        return (V2_DIR,) if self.v2_only else None
+
+    @property
+    def docs_path(self) -> str:
+        """The path of the page in the site (as the nav names it): its path in the checkout."""
+        return f"rfds/{V2_DIR}/{self.path.name}" if self.v2_only else f"rfds/{self.path.name}"
+
+    @property
+    def title(self) -> str:
+        """The front-matter title, or the file name when there is none."""
+        return str((self.meta or {}).get("title") or self.slug)
+
+    @property
+    def status(self) -> str | None:
+        """The front-matter status, if any."""
+        value = (self.meta or {}).get("status")
+        return value if isinstance(value, str) else None
+
+    def headings(self) -> list[Heading]:
+        """The headings of the body."""
+        return headings(self.text)
+
+
+def _normalise(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _normalise(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalise(v) for v in value]
+    return value
+
+
+def parse_front_matter(text: str, shown: str) -> tuple[dict[str, Any] | None, Finding | None]:
+    """The YAML front matter of a Markdown text, or the finding that says what is wrong."""
+    lines = text.split("\n")
+    end = front_matter_end(lines)
+    if end == 0:
+        return None, Finding(
+            shown, 1, 1, CHECK, "missing YAML front matter (a '---' block)", "rfds/front-matter"
+        )
+    try:
+        meta = load_yaml("\n".join(lines[1 : end - 1]), shown, first_line=2)
+    except YamlError as exc:
+        return None, Finding(
+            shown,
+            exc.line,
+            exc.col,
+            CHECK,
+            f"malformed YAML front matter: {exc.problem}",
+            "rfds/front-matter",
+        )
+    if not isinstance(meta, dict):
+        return None, Finding(
+            shown, 1, 1, CHECK, "front matter is not a YAML mapping", "rfds/front-matter"
+        )
+    return _normalise(meta), None
+
+
+def load(repo: Repo, path: Path) -> Rfd:
+    """Read one RFD; unreadable bytes become a front-matter finding, never an exception."""
+    shown = repo.relative(path)
+    try:
+        text = read_text(path, shown)
+    except UnreadableFile as exc:
+        unreadable = Finding(shown, exc.line, 1, CHECK, exc.reason, "rfds/unreadable")
+        return Rfd(path, shown, "", None, unreadable)
+    meta, error = parse_front_matter(text, shown)
+    return Rfd(path, shown, text, meta, error)
+
+
+def _rfd_folders(repo: Repo) -> list[Path]:
+    return [
+        folder
+        for folder in (repo.rfds_dir, repo.rfds_dir / V2_DIR)
+        if folder.is_dir() and not folder.is_symlink()
+    ]
+
+
+def rfd_files(repo: Repo) -> list[Path]:
+    """Every RFD source (the template excluded): rfds/*.md, then rfds/v2/*.md, by name.
+
+    Only regular files inside the checkout whose names are UTF-8; `odd_entries`
+    reports the others.
+    """
+    found: list[Path] = []
+    for folder in _rfd_folders(repo):
+        found.extend(
+            sorted(
+                p
+                for p in folder.glob("*.md")
+                if p.name != TEMPLATE_NAME
+                and filetree.decodable(p.name)
+                and filetree.inside(repo.root, p)
+            )
+        )
+    return found
+
+
+def odd_entries(repo: Repo) -> list[Finding]:
+    """An entry of rfds/ or rfds/v2/ that looks like an RFD but is not one a build can read.
+
+    A name that is not UTF-8, or a `*.md` that is a folder, would otherwise be
+    skipped in silence.
+    """
+    out = []
+    for folder in _rfd_folders(repo):
+        for path in sorted(folder.iterdir()):
+            shown = filetree.shown(os.path.relpath(path, repo.root))
+            if not filetree.decodable(path.name):
+                reason, rule = "the file name is not UTF-8: rename it", "rfds/file-name"
+            elif path.suffix == ".md" and path.is_dir() and not path.is_symlink():
+                reason = "is a folder, not an RFD: an RFD is one Markdown file; rename or remove it"
+                rule = "rfds/not-a-file"
+            else:
+                continue
+            out.append(Finding(shown, 1, 1, CHECK, reason, rule))
+    return out
+
+
+def load_all(repo: Repo) -> list[Rfd]:
+    """Every RFD of the repository."""
+    return [load(repo, path) for path in rfd_files(repo)]
+
+
+def schema_sources(repo: Repo, loaded: list[Rfd] | None = None) -> list[SchemaSource]:
+    """Every RFD's schema source, each with the base its RFD's status decides."""
+    statuses = {rfd.slug: rfd.status for rfd in (load_all(repo) if loaded is None else loaded)}
+    return [
+        replace(source, channel=protocols.channel_of(statuses.get(source.slug)))
+        for source in load_sources(repo.root, repo.schema_dir)
+    ]
+
+
+def meta_line(rfd: Rfd, key: str) -> int:
+    """The line of the front matter where `key` is set (1 when it is not)."""
+    for number, line in enumerate(rfd.text.split("\n")[:60], start=1):
+        if line.startswith(f"{key}:"):
+            return number
+    return 1
