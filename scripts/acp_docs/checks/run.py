@@ -1,10 +1,11 @@
-"""Every check of an RFD pull request: one site build and Prettier side by side.
+"""Every check of an RFD pull request: one site build and the other checks side by side.
 
-The build (through the `acp-docs` plugin) yields the schema, examples, RFD,
-link and build findings, and the words of every page it rendered, which are
-spell-checked in the same child process; Prettier (with its cache) runs beside
-it. Nothing runs twice. A check that cannot run reports its error; the others
-still report.
+The checks are those of the registry (`acp_docs.checks.registry`). The build
+(through the `acp-docs` plugin) yields the findings of every check with
+`build` set, and runs their `after_build` hooks (spelling of the words of
+every page it rendered) in the same child process; each check outside the
+build (Prettier, with its cache) runs its `run` hook beside it. Nothing runs
+twice. A check that cannot run reports its error; the others still report.
 """
 
 from __future__ import annotations
@@ -14,33 +15,37 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from acp_docs.checks import prettier, spell
+from acp_docs.checks import registry
 from acp_docs.core import runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.core.repo import Repo
 
-BUILD_CHECKS = ("files", "schema", "examples", "rfds", "links", "build", "spell")
-"""The checks whose findings come out of the one site build."""
-
-CHECKS: tuple[str, ...] = (*BUILD_CHECKS, "format")
-"""Every check by name, in the order the summary lists them."""
-
 BUILD_TIMEOUT = 600.0
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """`CHECKS`: every check by name, in the order the summary lists them (from the registry)."""
+    if name == "CHECKS":
+        return tuple(registry.load_checks())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
 class BuildResult:
-    """What the one build found, and why spelling could not run (when it could not)."""
+    """What a check's tool found, and why a check of it could not run (by check name)."""
 
     findings: list[Finding]
-    spell_error: str | None = None
+    errors: dict[str, str] = field(default_factory=dict)
 
 
-def build_findings(repo: Repo, spelling: bool = True) -> BuildResult:
-    """Build the site once, in a child process with a timeout; every finding it yields."""
+def build_findings(repo: Repo, after: Iterable[str] = ()) -> BuildResult:
+    """Build the site once, in a child process with a timeout; every finding it yields.
+
+    `after` names the checks whose `after_build` hooks run once the pages are rendered.
+    """
     done = runner.run(
         "mkdocs",
         [
@@ -51,7 +56,7 @@ def build_findings(repo: Repo, spelling: bool = True) -> BuildResult:
             "-m",
             "acp_docs.mkdocs.sitebuild",
             str(repo.root),
-            *(["--spell"] if spelling else []),
+            *(f"--check={name}" for name in after),
         ],
         cwd=repo.root,
         fix="run `make setup`, then `mkdocs build --strict` to see what stops it",
@@ -63,11 +68,8 @@ def build_findings(repo: Repo, spelling: bool = True) -> BuildResult:
         raise UsageError("mkdocs: the site build printed no result") from None
     if "error" in result:
         raise UsageError(str(result["error"]))
-    return BuildResult([Finding(**item) for item in result["findings"]], result.get("spell_error"))
-
-
-def _build_check(finding: Finding) -> str:
-    return finding.check if finding.check in BUILD_CHECKS else "build"
+    findings = [Finding(**item) for item in result["findings"]]
+    return BuildResult(findings, dict(result.get("check_errors", {})))
 
 
 Outcome = tuple[BuildResult | None, str | None, float]
@@ -83,37 +85,53 @@ def _timed(run_tool: Callable[[], BuildResult]) -> Outcome:
         return None, f"internal error: {type(exc).__name__}: {exc}", time.perf_counter() - start
 
 
+def _beside(repo: Repo, check: registry.Check) -> Callable[[], BuildResult]:
+    def run_tool() -> BuildResult:
+        return BuildResult(list(check.run(repo)) if check.run is not None else [])
+
+    return run_tool
+
+
 def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
-    """Run the named checks (default: all) side by side; results in CHECKS order."""
-    chosen = [n for n in CHECKS if names is None or n in set(names)]
-    spell_error = None
-    if "spell" in chosen:
-        try:
-            spell.preflight(repo)
-        except UsageError as exc:
-            spell_error = str(exc)
-    spelling = "spell" in chosen and spell_error is None
+    """Run the named checks (default: all) side by side; results in the registry's order."""
+    checks = registry.load_checks()
+    wanted = None if names is None else set(names)
+    chosen = [c for c in checks.values() if wanted is None or c.name in wanted]
+    errors: dict[str, str] = {}
+    for check in chosen:
+        if check.preflight is not None:
+            try:
+                check.preflight(repo)
+            except UsageError as exc:
+                errors[check.name] = str(exc)
+    building = [c for c in chosen if c.build and c.name not in errors]
     tools: dict[str, Callable[[], BuildResult]] = {}
-    if spelling or any(n in BUILD_CHECKS and n != "spell" for n in chosen):
-        tools["build"] = lambda: build_findings(repo, spelling=spelling)
-    if "format" in chosen:
-        tools["format"] = lambda: BuildResult(prettier.check(repo))
+    if building:
+        after = [c.name for c in building if c.after_build is not None]
+        tools["build"] = lambda: build_findings(repo, after)
+    for check in chosen:
+        if not check.build and check.name not in errors:
+            tools[check.name] = _beside(repo, check)
     with ThreadPoolExecutor(max_workers=max(1, len(tools))) as pool:
         futures = {tool: pool.submit(_timed, run_tool) for tool, run_tool in tools.items()}
         outcomes = {tool: future.result() for tool, future in futures.items()}
+    built = {name for name, check in checks.items() if check.build}
     results = []
-    for name in chosen:
-        tool = "build" if name in BUILD_CHECKS else name
-        if name == "spell" and spell_error is not None:
-            results.append(CheckResult(name, (), 0.0, spell_error))
+    for check in chosen:
+        name = check.name
+        if name in errors:
+            results.append(CheckResult(name, (), 0.0, errors[name]))
             continue
+        tool = "build" if check.build else name
         done, error, seconds = outcomes[tool]
-        if error is None and name == "spell" and done is not None:
-            error = done.spell_error
+        if error is None and done is not None:
+            error = done.errors.get(name)
         if error is not None:
             results.append(CheckResult(name, (), seconds, error))
             continue
         found = done.findings if done is not None else []
-        mine = [f for f in found if tool != "build" or _build_check(f) == name]
-        results.append(CheckResult(name, tuple(sorted(set(mine))), seconds))
+        if tool == "build":
+            # A finding of no registered build check is the build's own.
+            found = [f for f in found if (f.check if f.check in built else "build") == name]
+        results.append(CheckResult(name, tuple(sorted(set(found))), seconds))
     return results

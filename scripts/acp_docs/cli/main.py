@@ -494,7 +494,11 @@ def _missing_action(parser: argparse.ArgumentParser) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `acp-docs`; return the exit status."""
-    parser = build_parser()
+    try:
+        parser = build_parser()  # the checks' names come from their entry points
+    except UsageError as exc:
+        _say(f"acp-docs: error: {printable(str(exc))}")
+        return USAGE
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):
         parser.print_help(sys.stderr)

@@ -6,9 +6,22 @@ from dataclasses import dataclass
 from functools import total_ordering
 from typing import Any
 
-FIRST_CHECKS = ("files", "schema")
-"""Checks whose findings sort before every other: a file left out of the build or a
-schema source that cannot be used causes findings elsewhere, so the cause is read first."""
+_first: tuple[str, ...] | None = None
+
+
+def first_checks() -> tuple[str, ...]:
+    """The checks whose findings sort before every other (`Check.first` in the registry).
+
+    A file left out of the build or a schema source that cannot be used causes
+    findings elsewhere, so the cause is read first. Read from the registry once
+    a process.
+    """
+    global _first
+    if _first is None:
+        from acp_docs.checks.registry import first_checks as registered
+
+        _first = registered()
+    return _first
 
 
 @total_ordering
@@ -18,7 +31,7 @@ class Finding:
 
     `path` is relative to the repository root, with forward slashes. `rule`
     names the kind of problem (`examples/invalid-payload`); it defaults to the
-    check's name. Findings sort by file and line, the checks of `FIRST_CHECKS`
+    check's name. Findings sort by file and line, the checks of `first_checks()`
     first.
     """
 
@@ -39,8 +52,9 @@ class Finding:
         return f"{self.path}:{self.line}:{self.col}"
 
     def sort_key(self) -> tuple[Any, ...]:
-        """The order findings are reported in: causes (`FIRST_CHECKS`) first, then by place."""
-        rank = FIRST_CHECKS.index(self.check) if self.check in FIRST_CHECKS else len(FIRST_CHECKS)
+        """The order findings are reported in: causes (`first_checks()`) first, then by place."""
+        first = first_checks()
+        rank = first.index(self.check) if self.check in first else len(first)
         return (rank, self.path, self.line, self.col, self.check, self.message, self.rule)
 
     def __lt__(self, other: object) -> bool:

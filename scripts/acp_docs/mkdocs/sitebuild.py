@@ -15,18 +15,18 @@ import logging
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from acp_docs.checks import spell
+from acp_docs.checks import registry
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.core.repo import Repo
-from acp_docs.markdown.blocks import renderer
+from acp_docs.reporters.mkdocs_log import LOGGER as PLUGIN_LOGGER
 
 PLUGIN = "acp-docs"
-PLUGIN_LOGGER = "mkdocs.plugins.acp_docs"
 
 
 class _Collector(logging.Handler):
@@ -41,11 +41,12 @@ class _Collector(logging.Handler):
             self.messages.append(record.getMessage())
 
 
-def build(root: Path, spelling: bool = False) -> dict[str, Any]:
+def build(root: Path, after: Sequence[str] = ()) -> dict[str, Any]:
     """Build the site of `root` once; its findings, or the error that stopped the build.
 
-    With `spelling`, the words of the pages it rendered are spell-checked too:
-    their findings join the others, or `spell_error` says why Aspell could not run.
+    The `after_build` hooks of the checks named in `after` (spelling) run on
+    the pages it rendered: their findings join the others, or `check_errors`
+    says, by check, why one could not run.
     """
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -64,15 +65,19 @@ def build(root: Path, spelling: bool = False) -> dict[str, Any]:
             if plugin is None:
                 return {"error": f"mkdocs.yml does not enable the `{PLUGIN}` plugin (plugins:)"}
             findings: list[Finding] = list(plugin.findings)
-            spell_error = None
-            if spelling:
+            pages = registry.Pages(plugin.page_words, plugin.page_sources)
+            check_errors: dict[str, str] = {}
+            for name in after:
+                hook = (
+                    plugin.state.checks[name].after_build if name in plugin.state.checks else None
+                )
+                if hook is None:
+                    check_errors[name] = f"{name}: no such check runs after the build"
+                    continue
                 try:
-                    render = renderer(repo.config)
-                    findings += spell.check_pages(
-                        repo, plugin.page_words, plugin.page_sources, render
-                    )
+                    findings += hook(repo, pages)
                 except UsageError as exc:
-                    spell_error = str(exc)
+                    check_errors[name] = str(exc)
     except (MkDocsException, UsageError) as exc:
         said = "; ".join(collector.messages[-3:])
         return {
@@ -85,8 +90,8 @@ def build(root: Path, spelling: bool = False) -> dict[str, Any]:
         for message in collector.messages
     ]
     result: dict[str, Any] = {"findings": [asdict(f) for f in findings]}
-    if spell_error is not None:
-        result["spell_error"] = spell_error
+    if check_errors:
+        result["check_errors"] = check_errors
     return result
 
 
@@ -94,13 +99,19 @@ def main(argv: list[str] | None = None) -> int:
     """Print the build's findings as JSON on standard output."""
     parser = argparse.ArgumentParser(prog="python -m acp_docs.mkdocs.sitebuild")
     parser.add_argument("root", type=Path)
-    parser.add_argument("--spell", action="store_true", help="spell-check the rendered pages")
+    parser.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="run this check's after_build hook on the rendered pages (repeatable)",
+    )
     args = parser.parse_args(argv)
     # A build allocates many short-lived objects and few cycles: collect rarely.
     gc.set_threshold(50_000, 20, 20)
     # MkDocs prints its own log lines to stderr; the JSON alone goes to stdout.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
-    sys.stdout.write(json.dumps(build(args.root.resolve(), args.spell)) + "\n")
+    sys.stdout.write(json.dumps(build(args.root.resolve(), args.check)) + "\n")
     return 0
 
 

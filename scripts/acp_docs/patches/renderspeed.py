@@ -12,17 +12,44 @@ An RFD of 80,000 lines with 20,000 code blocks spent about half its build in two
   block. It depends only on the formatter's class, style and class prefix, so
   it is computed once per such triple and each formatter gets its own copy.
 
-`install` is idempotent; `ORIGINALS` keeps the replaced functions, so a test
+The plugin applies both for one build (`applied`); `install` applies them for
+the rest of the process, for a Markdown engine that outlives any build (the
+standalone renderer of `acp_docs.markdown.blocks`). Either stands down, with a
+warning, when a target differs from the source the patch was written for
+(`acp_docs.patches.pin`). `ORIGINALS` keeps the replaced functions, so a test
 renders with both and compares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from pygments.formatters.html import HtmlFormatter
 from pymdownx.superfences import SuperFencesBlockPreprocessor
+
+from acp_docs.patches.pin import Patch, Target, swapped
+
+PINNED = {"pymdown-extensions": "13.1", "Pygments": "2.21.0"}
+
+PATCH = Patch(
+    "renderspeed",
+    __name__,
+    PINNED,
+    (
+        Target(
+            "pymdownx.superfences.SuperFencesBlockPreprocessor.reassemble",
+            lambda: SuperFencesBlockPreprocessor.reassemble,
+            "a24dbfe0b6b36d432f96e5bf8ddd7d91253b5ebc5a7770afb5aa3f4a5b56f1ac",
+        ),
+        Target(
+            "pygments.formatters.html.HtmlFormatter._create_stylesheet",
+            lambda: HtmlFormatter._create_stylesheet,
+            "5cc9789830122cd57caa650be28c4a9934454e2685b298a5d67ec265785fcc83",
+        ),
+    ),
+)
 
 ORIGINALS: dict[str, Callable[..., Any]] = {
     "reassemble": SuperFencesBlockPreprocessor.reassemble,
@@ -59,7 +86,25 @@ def _create_stylesheet(self: Any) -> None:
     self.class2style = dict(by_class)
 
 
+def _fits() -> bool:
+    # Already applied (by `install`): the targets are ours, and were checked then.
+    if SuperFencesBlockPreprocessor.reassemble is _reassemble:
+        return True
+    return PATCH.usable()
+
+
+@contextmanager
+def applied() -> Iterator[None]:
+    """Inside the block, the linear reassembly and the shared style sheets (when they fit)."""
+    with ExitStack() as stack:
+        if _fits():
+            stack.enter_context(swapped(SuperFencesBlockPreprocessor, "reassemble", _reassemble))
+            stack.enter_context(swapped(HtmlFormatter, "_create_stylesheet", _create_stylesheet))
+        yield
+
+
 def install() -> None:
     """Use the linear reassembly and the shared style sheets from now on in this process."""
-    SuperFencesBlockPreprocessor.reassemble = _reassemble  # type: ignore[method-assign]
-    HtmlFormatter._create_stylesheet = _create_stylesheet  # type: ignore[method-assign]
+    if _fits():
+        SuperFencesBlockPreprocessor.reassemble = _reassemble  # type: ignore[method-assign]
+        HtmlFormatter._create_stylesheet = _create_stylesheet  # type: ignore[method-assign]

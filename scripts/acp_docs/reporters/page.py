@@ -16,7 +16,8 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 
-from acp_docs.core.findings import FIRST_CHECKS, Finding
+from acp_docs.checks import registry
+from acp_docs.core.findings import Finding, first_checks
 from acp_docs.markdown import blockmap
 
 NOTE_ID = "acp-problem-{}"
@@ -54,50 +55,17 @@ background:#3b1412;color:#ffdad6;border-color:#ffb4ab}
 </style>"""
 
 
-HOW_TO_FIX: dict[str, tuple[str, str, str, str]] = {
-    "examples": (
-        "Fix the JSON, or declare what the block is in its title ('Invalid ...',"
-        " 'Lenient ...', 'Not a payload: ...').",
-        "docs/tooling/writing.md",
-        "declaring-json-examples",
-        "Declaring JSON examples",
-    ),
-    "spell": (
-        "Fix the word, or add it to .wordlist.txt (kept sorted).",
-        "docs/tooling/writing.md",
-        "spelling",
-        "Spelling",
-    ),
-    "rfds": (
-        "Follow the RFD template and its front matter.",
-        "docs/tooling/writing.md",
-        "front-matter",
-        "Front matter",
-    ),
-    "links": (
-        "Link the Markdown file relatively, with an anchor its headings have.",
-        "docs/tooling/writing.md",
-        "where-things-go",
-        "Where things go",
-    ),
-    "schema": (
-        "Run `acp-docs schema generate` after editing a schema source.",
-        "docs/tooling/engine.md",
-        "an-rfds-schema-change",
-        "An RFD's schema change",
-    ),
-}
-"""A line on how to fix each check's problems, and the section of the docs that says more."""
-
-
 def _fix(finding: Finding, page_urls: Mapping[str, str]) -> str:
-    hint = HOW_TO_FIX.get(finding.check)
-    if hint is None:
+    check = registry.load_checks().get(finding.check)
+    text = registry.fix_hint(check, finding.rule_id)
+    if check is None or text is None:
         return ""
-    text, doc, anchor, section = hint
-    url = page_urls.get(doc)
-    href = html.escape(f"{url}#{anchor}", quote=True)
-    more = f' See <a href="{href}">{html.escape(section)}</a>.' if url else ""
+    guide = check.guide
+    url = page_urls.get(guide.doc) if guide is not None else None
+    more = ""
+    if guide is not None and url:
+        href = html.escape(f"{url}#{guide.anchor}", quote=True)
+        more = f' See <a href="{href}">{html.escape(guide.title)}</a>.'
     return f'<p class="acp-problem__fix">How to fix: {html.escape(text)}{more}</p>'
 
 
@@ -166,7 +134,7 @@ def _banner(elsewhere: Sequence[Finding], page_urls: Mapping[str, str]) -> str:
     count = len(items)
     # A long list stays folded so that the page itself remains in view, unless it
     # starts with a cause, such as a schema source that cannot be used.
-    cause = any(f.check in FIRST_CHECKS for f in elsewhere)
+    cause = any(f.check in first_checks() for f in elsewhere)
     opened = " open" if count <= BANNER_OPEN_UP_TO or cause else ""
     return (
         f'<details class="acp-problems" id="{BANNER_ID}"{opened}>'

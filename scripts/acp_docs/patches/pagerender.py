@@ -6,7 +6,10 @@ the plugin expanded its markers), its own address, the site's files and
 their addresses, and the Markdown configuration, so that is the key: a page
 whose key is unchanged gets its last HTML, table of contents, anchors and
 recorded links back without rendering. Only the latest rendering of each page
-is kept. The plugin installs this only while serving.
+is kept. The plugin installs this only while serving, on each page object (no
+class is changed), and only when MkDocs's `Page.render` is the one whose
+fields (`content`, `toc`, `_title_from_render`, `present_anchor_ids`,
+`links_to_anchors`) this restores (`PATCH`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,25 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
+
+from mkdocs.structure.pages import Page
+
+from acp_docs.patches.pin import Patch, Target
+
+PINNED = {"mkdocs": "1.6.1"}
+
+PATCH = Patch(
+    "pagerender",
+    __name__,
+    PINNED,
+    (
+        Target(
+            "mkdocs.structure.pages.Page.render",
+            lambda: Page.render,
+            "320529348f7a8af152073d0a3ab02960ccce91f9204716144e51b20931983cc6",
+        ),
+    ),
+)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,11 @@
 """Repairs to the pages Material for MkDocs writes: offline, named, focusable.
 
-Each repair rewrites one exact piece of the theme's markup. When the theme's
-markup changes (a new Material release), the piece is not found and `apply`
-says which, so the build fails instead of quietly losing the repair.
+Each repair rewrites one exact piece of the theme's markup, written for the
+templates of one Material release (`PINNED`, `PATCH`: the theme's partials
+the pieces come from). When those templates change, the plugin does not
+repair and warns (`acp_docs.patches.pin`); when a required piece is still not
+found in a page, `apply` says which, so the build fails instead of quietly
+losing the repair.
 
 - The repository link loses `data-md-component="source"`: with it, Material's
   script asks api.github.com for stars and the latest release on every first
@@ -19,6 +22,32 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from importlib import resources
+
+from acp_docs.patches.pin import Patch, Target
+
+PINNED = {"mkdocs-material": "9.8.1"}
+
+
+def _partial(name: str) -> Target:
+    def find() -> str:
+        return (
+            resources.files("material")
+            .joinpath("templates", "partials", name)
+            .read_text(encoding="utf-8")
+        )
+
+    return Target(f"material/templates/partials/{name}", find, _PINS[name])
+
+
+_PINS = {
+    "source.html": "6847616d67be4920d39c278c2799bf20222bbc02ee2a8393aca85e3eaa518752",
+    "search.html": "bfd556535abcddb99396ab2a7e3acc2ebcd3f36756007d3969396caa4126be30",
+    "footer.html": "50c2a75f013b7b03fb97f381860c77df8fd5d13d68f90d3281754b68f69ec894",
+}
+"""The SHA-256 of each template whose markup a repair rewrites."""
+
+PATCH = Patch("themefix", __name__, PINNED, tuple(_partial(name) for name in _PINS))
 
 
 @dataclass(frozen=True)

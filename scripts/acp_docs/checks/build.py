@@ -1,0 +1,27 @@
+"""The `build` check: any other problem of the site build, and MkDocs's own warnings.
+
+Reported by the plugin (markers, pages too complex to render, markup outside
+what a page may hold, the theme's markup) and by the build runner, which keeps
+every other MkDocs warning word for word. A finding of no registered check is
+counted here.
+"""
+
+from __future__ import annotations
+
+from acp_docs.checks.registry import Check
+
+CHECK = Check(
+    name="build",
+    summary="Any other MkDocs warning, a marker that cannot be expanded, a page too complex"
+    " to render, markup a page may not hold, or a build that cannot finish.",
+    rules={
+        "build": "Fix what the message names; `mkdocs build --strict` shows it too.",
+        "build/not-allowed": "Write it in Markdown: the page may hold only what"
+        " docs/tooling/checks.md#what-a-page-may-hold lists.",
+        "build/too-complex": "Flatten the nesting or close what is left open.",
+        "build/marker": "Write the marker as the docs say, with the arguments it takes.",
+        "build/theme": "The theme's markup changed: update acp_docs/patches/themefix.py.",
+    },
+    docs="build",
+    order=60,
+)

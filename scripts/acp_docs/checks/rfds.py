@@ -1,0 +1,20 @@
+"""The `rfds` check: each RFD's front matter, sections, FAQ, history and place in the navigation.
+
+Reported by the plugin from the RFD lint (`acp_docs.rfds.model`).
+"""
+
+from __future__ import annotations
+
+from acp_docs.checks.registry import Check, Guide
+
+CHECK = Check(
+    name="rfds",
+    summary="Bad front matter, a missing or misplaced section, an RFD missing from the nav.",
+    rules={
+        "rfds": "Follow the RFD template and its front matter.",
+        "rfds/shadowed": "Keep RFDs in rfds/ only: remove the copy in docs/.",
+    },
+    docs="rfds",
+    order=40,
+    guide=Guide("docs/tooling/writing.md", "front-matter", "Front matter"),
+)

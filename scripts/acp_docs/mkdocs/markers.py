@@ -1,0 +1,151 @@
+"""The `<!-- acp-docs:name args -->` markers a page may hold, and the Markdown each becomes.
+
+`REGISTRY` maps a marker's name to its handler; a handler gets the marker's
+arguments, the page's path in the site and the build, and returns Markdown.
+A handler that cannot make its section raises `UsageError`: the marker is
+replaced by nothing and the reason is a `build/marker` finding at its line.
+An unknown marker, or one given arguments it does not take, is a finding and
+stays as written. Markers are found with `acp_docs.markdown.markers`, so the
+plugin, the RFD lint and the export agree on what a marker is; one inside a
+code block is text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from acp_docs.core import memo, protocols
+from acp_docs.core.errors import UsageError
+from acp_docs.core.findings import Finding
+from acp_docs.markdown import prose
+from acp_docs.markdown.blocks import code_lines
+from acp_docs.markdown.markers import MARKER, Marker, parse
+from acp_docs.mkdocs import apiref, site
+from acp_docs.mkdocs.state import BuildState, Loaded
+from acp_docs.schema import fragments, reference
+from acp_docs.sources import filetree
+from acp_docs.sources.lines import LineIndex
+
+
+@dataclass(frozen=True)
+class Use:
+    """One marker where it stands: its arguments, the page's path in the site, the build."""
+
+    args: list[str]
+    src: str
+    """The page's path inside the site (`schema/v1.md`): links are made relative to it."""
+    loaded: Loaded
+
+
+Handler = Callable[[Use], str | None]
+"""Markdown for the marker, or None when the arguments do not fit it."""
+
+
+def _recent_changes(use: Use) -> str:
+    return site.recent_changes(use.loaded.rfds, use.src)
+
+
+def _rfd_index(use: Use) -> str:
+    status = next((a.split("=", 1)[1] for a in use.args if a.startswith("status=")), None)
+    return site.rfd_table(use.loaded.rfds, use.src, status)
+
+
+def _schema_reference(use: Use) -> str | None:
+    if len(use.args) != 1:
+        return None
+    loaded = use.loaded
+    version = protocols.get(use.args[0])
+    made = [
+        fragments.contribution(s, version.name)
+        for s in loaded.sources
+        if version.name in s.versions
+    ]
+    titles = {r.slug: r.title for r in loaded.rfds}
+    pages = {r.slug: r.docs_path.removeprefix("rfds/") for r in loaded.rfds}
+    prefix = site.prefix_of(use.src) + "rfds/"
+    return reference.render(made, version, titles, prefix, pages)
+
+
+def _schema_downloads(use: Use) -> str:
+    loaded = use.loaded
+    return site.download_table(loaded.repo.root, loaded.sources, loaded.downloads(), use.src)
+
+
+def _wire_rules(use: Use) -> str:
+    return site.wire_rules_table(use.src)
+
+
+def _fixtures(use: Use) -> str:
+    return site.fixture_list(use.loaded.repo.root, protocols.NAMES, use.src)
+
+
+def _demo(use: Use) -> str | None:
+    return site.demo(use.loaded.repo.root, use.args[0]) if len(use.args) == 1 else None
+
+
+def _api_reference(use: Use) -> str | None:
+    if len(use.args) != 1:
+        return None
+    root = use.loaded.repo.root
+    package = root / use.args[0]
+    if not filetree.inside(root, package / "__init__.py"):
+        return apiref.render(apiref.modules(root, package))  # refused, with the reason
+    key = (str(package), memo.digest_of(apiref.python_files(package)))
+    return memo.remembered(
+        "api-reference", key, lambda: apiref.render(apiref.modules(root, package))
+    )
+
+
+REGISTRY: dict[str, Handler] = {
+    "recent-changes": _recent_changes,
+    "rfd-index": _rfd_index,
+    "schema-reference": _schema_reference,
+    "schema-downloads": _schema_downloads,
+    "wire-rules": _wire_rules,
+    "fixtures": _fixtures,
+    "demo": _demo,
+    "api-reference": _api_reference,
+}
+"""Every marker by name: what it expands to."""
+
+
+def expand(state: BuildState, markdown: str, page: Any) -> str:
+    """`markdown` with every marker outside code replaced by what it generates."""
+    in_code = code_lines(markdown)
+    lines = LineIndex(markdown)
+
+    def replace(match: Any) -> str:
+        line = lines.line(match.start())
+        if line in in_code:
+            return str(match.group(0))
+        return _expanded(state, parse(match), str(match.group(0)), page, line)
+
+    return MARKER.sub(replace, markdown)
+
+
+def _expanded(state: BuildState, marker: Marker, written: str, page: Any, line: int) -> str:
+    # A marker must close on its line, with no `>` before its end.
+    if not marker.closed or ">" in marker.args:
+        return written
+    args = marker.args.split()
+    handler = REGISTRY.get(marker.name)
+    made: str | None = None
+    if handler is not None:
+        try:
+            made = handler(Use(args, page.file.src_uri, state.loaded_or_fail()))
+        except UsageError as exc:
+            _problem(state, page, line, str(exc))
+            return ""
+    if made is None:
+        _problem(state, page, line, f"unknown marker acp-docs:{marker.name} {' '.join(args)}")
+        return written
+    if not made:
+        return made
+    # Marked so that spelling passes over it (its words are not the page's prose).
+    return f"{prose.GENERATED_OPEN}\n\n{made}\n\n{prose.GENERATED_CLOSE}"
+
+
+def _problem(state: BuildState, page: Any, line: int, message: str) -> None:
+    state.report(Finding(state.shown(page.file), line, 1, "build", message, "build/marker"))

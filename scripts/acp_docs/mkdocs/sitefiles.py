@@ -1,0 +1,117 @@
+"""The site's files and navigation: what is published, what is added, what must be in the nav.
+
+`vet_and_add` (`on_files`) drops every file the scan of the checkout refused
+and every static file of docs/ that is not a known-good kind, then adds the
+RFD sources (served as `rfds/<name>.md`, no copy in docs/), the merged
+schemas, each RFD's fragments and the fixtures. `check_nav` (`on_nav`) makes
+every page reachable from the navigation.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+from acp_docs.core import protocols
+from acp_docs.core.findings import Finding
+from acp_docs.mkdocs import proposal
+from acp_docs.mkdocs.state import BuildState
+from acp_docs.policy import staticfiles
+from acp_docs.rfds import model as rfds
+from acp_docs.schema import fragments
+from acp_docs.sources import filetree
+from acp_docs.validation.payloads import fixture_files
+
+
+def vet_and_add(state: BuildState, files: Files, config: Any) -> Files:
+    """Keep only vetted files; add the RFD sources and the published schema files."""
+    loaded = state.loaded_or_fail()
+    repo = loaded.repo
+    static_refs = staticfiles.StaticRefs.from_config(config)
+    for file in list(files):
+        source = file.abs_src_path
+        # The installed theme's own files live wherever the theme is installed (mkdocs.yml
+        # may set no custom_dir, see acp_docs.policy.mkdocsconfig); every other file must be a
+        # vetted file inside the checkout.
+        from_theme = file.src_dir is not None and not filetree.within(repo.root, file.src_dir)
+        if (
+            not from_theme
+            and source
+            and not (loaded.tree.allows(repo.root, source) and filetree.inside(repo.root, source))
+        ):
+            files.remove(file)
+        elif (
+            file.src_dir is not None
+            and Path(file.src_dir) == Path(config.docs_dir)
+            and source
+            and not file.is_documentation_page()
+            and file.inclusion is not InclusionLevel.EXCLUDED
+        ):
+            # Only known-good kinds are published from docs/ (`acp_docs.policy.staticfiles`).
+            problems = staticfiles.review(file.src_uri, Path(source), static_refs)
+            if problems:
+                files.remove(file)
+                for finding in staticfiles.as_findings(state.shown(file), problems):
+                    state.report(finding)
+    _add_rfds(state, files, config)
+    if loaded.schemas is not None:
+        for download in loaded.downloads():
+            files.append(File.generated(config, download.path, content=download.content))
+    published = [fragments.fragment_path(s, v) for s in loaded.sources for v in s.versions]
+    for version in protocols.NAMES:
+        for paths in fixture_files(repo.root, version).values():
+            published.extend(paths)
+    for path in published:
+        if path.is_file():
+            rel = path.relative_to(repo.root).as_posix()
+            files.append(File.generated(config, rel, abs_src_path=str(path)))
+    docs_pages = [
+        (f.src_uri, f.abs_src_path)
+        for f in files.documentation_pages()
+        if f.abs_src_path and not f.src_uri.startswith("rfds/")
+    ]
+    state.owned = proposal.owned_pages(repo.root, docs_pages)
+    return files
+
+
+def _add_rfds(state: BuildState, files: Files, config: Any) -> None:
+    """Each RFD (and the template) as a page of the site; a copy in docs/ is a finding."""
+    loaded = state.loaded_or_fail()
+    repo = loaded.repo
+    pages = [r.docs_path for r in loaded.rfds]
+    template = repo.rfds_dir / rfds.TEMPLATE_NAME
+    if filetree.inside(repo.root, template):
+        pages.append(f"rfds/{rfds.TEMPLATE_NAME}")
+    for src_uri in sorted(pages):
+        if files.get_file_from_path(src_uri) is not None:
+            message = f"shadows {src_uri}; keep RFDs in rfds/ only"
+            state.report(Finding(f"docs/{src_uri}", 1, 1, "rfds", message, "rfds/shadowed"))
+            continue
+        files.append(File(src_uri, str(repo.root), config.site_dir, config.use_directory_urls))
+
+
+def check_nav(state: BuildState, nav: Any, files: Files) -> Any:
+    """Every page must be reachable from the navigation.
+
+    A status page with no RFD stays in the navigation but leaves the chain
+    of Previous and Next links, so reading on from an RFD never lands on
+    an empty page.
+    """
+    loaded = state.loaded_or_fail()
+    empty = {
+        rfds.status_page(status)
+        for status in rfds.STATUSES
+        if not any(r.status == status for r in loaded.rfds)
+    }
+    chain = [page for page in nav.pages if page.file.src_uri not in empty]
+    for before, after in itertools.pairwise(chain):
+        before.next_page, after.previous_page = after, before
+    in_nav = {page.file.src_uri for page in nav.pages}
+    for file in files.documentation_pages():
+        if file.src_uri not in in_nav and file.src_uri != f"rfds/{rfds.TEMPLATE_NAME}":
+            message = "page is not in the mkdocs.yml navigation: add it to `nav`"
+            state.report(Finding(state.shown(file), 1, 1, "links", message, "links/not-in-nav"))
+    return nav
