@@ -24,8 +24,18 @@ def _refuse(reporter: Reporter) -> str | None:
 
 
 def load_reporters() -> dict[str, Reporter]:
-    """Every reporter, by name; a PluginLoadError names an entry point that fails."""
-    return load_group(GROUP, Reporter, _refuse)
+    """Every reporter, by name; a PluginLoadError names an entry point that fails.
+
+    None at all means the installed metadata predates the group (the package's
+    own reporters are entry points too): a UsageError says how to reinstall.
+    """
+    found = load_group(GROUP, Reporter, _refuse)
+    if not found:
+        raise UsageError(
+            f"no reporter is registered under the entry-point group {GROUP!r}: the installed"
+            " metadata of acp-docs is older than its code; run `make setup` to reinstall it"
+        )
+    return found
 
 
 def formats() -> tuple[str, ...]:
