@@ -191,3 +191,15 @@ def test_a_wire_rule_id_two_entry_points_share_is_an_error(
     no_traceback(result)
     assert result.returncode == 2
     assert "rule 'fake/every-update' is also a rule of entry point" in result.stderr
+
+
+def test_no_reporter_at_all_says_the_installed_metadata_is_stale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from acp_docs.core import plugins
+
+    monkeypatch.setattr(plugins, "entries", lambda group: [])
+    result = acp(["rfds"], cwd=ROOT)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "no reporter is registered" in result.stderr and "make setup" in result.stderr

@@ -289,3 +289,17 @@ def test_an_rfd_of_the_new_version_alone_exports_to_its_folder(
     nav = json.loads((upstream / "docs" / "docs.json").read_text())
     draft = nav["navigation"]["tabs"][0]["pages"][0]
     assert draft["pages"] == [{"group": fake_row.rfds_folder, "pages": [page]}]
+
+
+def test_omit_is_only_a_value_of_a_version_in_a_versions_map() -> None:
+    from acp_docs.schema import source
+
+    first, last = protocols.NAMES[0], protocols.NAMES[-1]
+    text = (
+        f"title: omit misplaced\nversions: [{first}, {last}]\n"
+        "definitions:\n  ZzOmitted:\n    type: object\n    description: $omit\nchanges: []\n"
+    )
+    made = source.from_text(ROOT, ROOT / "schema" / "zz-omit" / "source.yaml", text)
+    assert [(p.line, p.reason) for p in made.problems] == [
+        (6, "`$omit` is only the value of a version in a `$versions` map")
+    ]
