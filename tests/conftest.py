@@ -467,7 +467,12 @@ def sample_copy(sample_template: Path, tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def base_schemas() -> dict[str, dict[str, Any]]:
     """The pinned, published ACP schemas, untouched."""
-    return {v: json.loads((SDK_SCHEMA / v / "schema.json").read_text()) for v in ("v1", "v2")}
+    from acp_docs.core import protocols
+
+    return {
+        v.name: json.loads((SDK_SCHEMA.parent / v.base_files["stable"]).read_text())
+        for v in protocols.VERSIONS.values()
+    }
 
 
 @pytest.fixture(scope="session")

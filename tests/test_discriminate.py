@@ -15,7 +15,7 @@ from acp_docs.validation.payloads import fixture_definition
 
 from conftest import ROOT
 
-NOTIFICATION = {v: protocols.get(v).session_notification for v in ("v1", "v2")}
+NOTIFICATION = {v: protocols.get(v).session_notification for v in protocols.NAMES}
 
 
 def _mutations(payload: Any) -> list[Any]:
@@ -51,7 +51,7 @@ def _cases(protocol: str) -> list[tuple[str, Any]]:
     return cases
 
 
-@pytest.mark.parametrize("protocol", ["v1", "v2"])
+@pytest.mark.parametrize("protocol", protocols.NAMES)
 def test_rewritten_unions_agree_with_the_merged_schema(schemas, protocol: str) -> None:
     defs = schemas.definitions(protocol)
     rewritten = discriminate(defs, protocols.get(protocol).fallback_titles)
@@ -79,7 +79,7 @@ def test_non_discriminated_unions_are_left_alone() -> None:
     assert discriminate(duplicated) == duplicated
 
 
-@pytest.mark.parametrize("protocol", ["v1", "v2"])
+@pytest.mark.parametrize("protocol", protocols.NAMES)
 def test_the_compiled_yes_or_no_check_agrees_with_jsonschema(schemas, protocol: str) -> None:
     defs = schemas.definitions(protocol)
     cases = _cases(protocol)
@@ -108,7 +108,7 @@ def _described(errors: Any) -> list[Any]:
     )
 
 
-@pytest.mark.parametrize("protocol", ["v1", "v2"])
+@pytest.mark.parametrize("protocol", protocols.NAMES)
 def test_errors_are_those_of_jsonschema_when_the_compiled_check_decides_each_if(
     schemas, protocol: str
 ) -> None:

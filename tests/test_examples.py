@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from acp_docs.core import protocols
 from acp_docs.markdown.blocks import code_blocks
 from acp_docs.validation.examples import check_text
 from acp_docs.validation.payloads import check_fixtures, fixture_definition
@@ -179,7 +180,7 @@ def test_strict_build_fails_on_a_planted_invalid_example(repo_copy: Path) -> Non
     assert "[v1 SessionUpdate] /suggestions: {} is not of type 'array'" in result.stderr
 
 
-@pytest.mark.parametrize("protocol", ["v1", "v2"])
+@pytest.mark.parametrize("protocol", protocols.NAMES)
 def test_every_fixture_is_classified_as_its_folder_says(schemas, protocol: str) -> None:
     from acp_docs.sources.textfile import load_json
 

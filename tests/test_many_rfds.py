@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from acp_docs.core import protocols
+
 from conftest import acp, new_rfd, no_traceback, replace_in, run
 
 
@@ -159,7 +161,7 @@ def test_two_new_rfds_one_v1_with_a_schema_change_one_v2_pass_every_check(
     """An author's pull request: `acp-docs new --schema` and `--protocol v2`, then CI's check."""
     v1 = new_rfd(repo_copy, "session-labels", "Session labels", "--schema")
     v2 = new_rfd(repo_copy, "state-hints", "State hints", "--protocol", "v2", "--schema")
-    for made, versions in ((v1, ("v1", "v2")), (v2, ("v2",))):
+    for made, versions in ((v1, protocols.NAMES), (v2, ("v2",))):
         folder = repo_copy / "schema" / made.slug
         assert sorted(p.name for p in folder.iterdir()) == sorted(
             ["source.yaml", *(f"{v}.json" for v in versions)]

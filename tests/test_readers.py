@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from acp_docs.core import protocols
 from acp_docs.core.repo import Repo
 from acp_docs.rfds.model import STATUSES, load_all, schema_sources
 
@@ -120,7 +121,7 @@ def test_downloads_say_what_they_are(built_site: Path, site_repo: Path) -> None:
     texts = [a.get_text(" ", strip=True) for a in page.select("article td a")]
     assert len(texts) == len(set(texts)), texts
     sources = schema_sources(Repo.load(site_repo))
-    for version in ("v1", "v2"):
+    for version in protocols.NAMES:
         merged = json.loads((built_site / "schema" / version / "schema.unstable.json").read_text())
         changed = {s.slug for s in sources if version in s.versions}
         assert (SAMPLE.slug in changed) == (version == "v1")

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from acp_docs.core import protocols
+
 from conftest import ROOT, acp, no_traceback
 
 REFERENCE = ROOT / "scripts" / "reference"
@@ -222,7 +224,7 @@ class Peer:
         return self.result
 
 
-@pytest.mark.parametrize("protocol", ["v1", "v2"])
+@pytest.mark.parametrize("protocol", protocols.NAMES)
 def test_a_suggestion_before_the_prompt_is_answered_is_dropped(protocol: str) -> None:
     c = client(protocol)
     deliver(c, suggest("Offered"))
@@ -264,7 +266,7 @@ def test_work_started_by_the_agent_withdraws_the_offer_and_drops_new_ones(busy: 
     assert (c.offer, c.dropped) == ([], 1)
 
 
-@pytest.mark.parametrize("protocol", ["v1", "v2"])
+@pytest.mark.parametrize("protocol", protocols.NAMES)
 @pytest.mark.parametrize(
     "suggestions",
     [

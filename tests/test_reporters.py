@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from acp_docs.core.findings import CheckResult, Finding
-from acp_docs.reporters import Report, render
+from acp_docs.reporters import Report
+from acp_docs.reporters.registry import render
 from acp_docs.reporters.text import printable
 
 from conftest import acp, new_rfd, no_traceback, replace_in

@@ -55,7 +55,7 @@ def merged(base_schemas, rfd_source) -> dict[str, dict[str, Any]]:
             [fragments.contribution(rfd_source, name)],
             protocols.get(name),
         )
-        for name in ("v1", "v2")
+        for name in protocols.NAMES
     }
 
 
@@ -76,7 +76,7 @@ def test_v1_base_rejects_a_valid_update_the_merged_schema_accepts(base_schemas, 
 
 
 @pytest.mark.parametrize("case", sorted(MALFORMED))
-@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("version", protocols.NAMES)
 def test_merged_schema_rejects_malformed_updates(merged, version: str, case: str) -> None:
     after = _validator(merged[version], _notification_def(version))
     assert not after.is_valid(_notification(MALFORMED[case]))
@@ -147,7 +147,7 @@ def test_the_merge_leaves_its_base_unchanged(base_schemas, rfd_source) -> None:
 
 
 def test_merging_an_already_merged_schema_is_refused(merged, rfd_source) -> None:
-    for version in ("v1", "v2"):
+    for version in protocols.NAMES:
         with pytest.raises(MergeRefused, match="already"):
             merge.merge(
                 merged[version],
@@ -176,7 +176,7 @@ def test_unrecognised_bases_are_refused_naming_the_change(base_schemas, rfd_sour
 
 
 def test_committed_fragments_are_what_the_source_generates(rfd_source) -> None:
-    for version in ("v1", "v2"):
+    for version in protocols.NAMES:
         committed = (ROOT / FRAGMENT.format(version)).read_text()
         assert committed == fragments.render(rfd_source, version)
         data = json.loads(committed)
@@ -371,7 +371,7 @@ def test_drifted_fragment_is_a_build_warning(repo_copy: Path) -> None:
 
 
 def test_site_publishes_fragments_and_merged_schemas(built_site: Path, rfd_source) -> None:
-    for version in ("v1", "v2"):
+    for version in protocols.NAMES:
         stable = json.loads((built_site / "schema" / version / "schema.json").read_text())
         assert "PromptSuggestionsUpdate" not in stable["$defs"], "a Draft is not stable"
         assert stable["x-acp-merged"]["base"].startswith("@agentclientprotocol/sdk@")

@@ -535,7 +535,7 @@ def test_a_method_of_the_other_kind_says_so(schemas, render) -> None:
 
 
 def _example(slug: str = SLUG) -> str:
-    return scaffold.example_source(slug, "Session label", ["v1", "v2"])
+    return scaffold.example_source(slug, "Session label", list(protocols.NAMES))
 
 
 NAMES = scaffold.names_of("zz-session-label")
@@ -623,7 +623,7 @@ def test_the_message_unions_are_where_the_table_says(version: str, channel: str)
 # 6. The worked example source.
 
 
-@pytest.mark.parametrize("versions", [["v1", "v2"], ["v1"], ["v2"]])
+@pytest.mark.parametrize("versions", [list(protocols.NAMES), *([name] for name in protocols.NAMES)])
 def test_the_example_source_has_no_problem_in_any_versions(versions: list[str]) -> None:
     text = scaffold.example_source("session-label", "Session label", versions)
     made = source.from_text(ROOT, ROOT / "schema" / "session-label" / "source.yaml", text)
@@ -665,7 +665,7 @@ def test_the_written_example_generates_merges_and_passes_every_check(
 ) -> None:
     slug = "session-label"
     _new_rfd(repo_copy, slug, blocks=EXAMPLE_BLOCKS)
-    written = scaffold.write_example_source(repo_copy, slug, "Session label", ["v1", "v2"])
+    written = scaffold.write_example_source(repo_copy, slug, "Session label", list(protocols.NAMES))
     folder = repo_copy / "schema" / slug
     assert written == [folder / "source.yaml", folder / "v1.json", folder / "v2.json"]
     generated = acp(["schema", "generate"], cwd=repo_copy)
@@ -681,7 +681,7 @@ def test_the_written_example_generates_merges_and_passes_every_check(
     assert result.returncode == 0, result.stdout + result.stderr
     answer = repo_copy / "answer.json"
     answer.write_text("{}\n")
-    for version in ("v1", "v2"):
+    for version in protocols.NAMES:
         valid = acp(
             ["validate", "--protocol", version, "--def", LABEL["response"], str(answer)],
             cwd=repo_copy,
@@ -690,7 +690,7 @@ def test_the_written_example_generates_merges_and_passes_every_check(
 
     source_text = (folder / "source.yaml").read_bytes()
     with pytest.raises(UsageError, match="already exists: refusing to overwrite"):
-        scaffold.write_example_source(repo_copy, slug, "Session label", ["v1", "v2"])
+        scaffold.write_example_source(repo_copy, slug, "Session label", list(protocols.NAMES))
     assert (folder / "source.yaml").read_bytes() == source_text
 
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from importlib import metadata
-from pathlib import Path
 from typing import Any
 
-from acp_docs.core.errors import LocatedError, UsageError
+from acp_docs.core import plugins
+from acp_docs.core.errors import UsageError
+from acp_docs.core.plugins import PluginLoadError as PluginLoadError  # what load_checks raises
 
 GROUP = "acp_docs.checks"
 DOCS = "docs/tooling/checks.md"
@@ -101,47 +101,12 @@ class Check:
     """(repo, pages) -> findings, once every page is rendered; may raise `UsageError`."""
 
 
-class PluginLoadError(LocatedError):
-    """A registered entry point that cannot be loaded, located at its line in entry_points.txt."""
-
-    def __init__(self, entry: metadata.EntryPoint, reason: str) -> None:
-        path, line = _declared_at(entry)
-        super().__init__(
-            path, line, 1, f"entry point {entry.group} `{entry.name} = {entry.value}`: {reason}"
-        )
-        self.entry = entry
-
-
-def _declared_at(entry: metadata.EntryPoint) -> tuple[str, int]:
-    """The entry_points.txt that declares `entry` and its line (its distribution if unknown)."""
-    dist = entry.dist
-    if dist is None:
-        return f"<entry point {entry.group}>", 1
-    folder = getattr(dist, "_path", None)  # a PathDistribution's dist-info folder
-    where = str(Path(str(folder)) / "entry_points.txt") if folder else f"{dist.name} {dist.version}"
-    text = dist.read_text("entry_points.txt") or ""
-    group_seen = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            group_seen = stripped == f"[{entry.group}]"
-        elif group_seen and stripped.partition("=")[0].strip() == entry.name:
-            return where, number
-    return where, 1
-
-
-def _load(entry: metadata.EntryPoint) -> Check:
-    try:
-        made = entry.load()
-    except Exception as exc:  # any import failure of a plugin is the plugin's error
-        raise PluginLoadError(entry, f"cannot be imported: {type(exc).__name__}: {exc}") from None
-    if not isinstance(made, Check):
-        raise PluginLoadError(entry, f"is a {type(made).__name__}, not an acp_docs Check")
-    if made.name != entry.name:
-        raise PluginLoadError(entry, f"declares the check {made.name!r}, not {entry.name!r}")
-    if not made.build and made.run is None:
-        raise PluginLoadError(entry, "runs outside the build (build=False) but has no `run` hook")
-    return made
+def _refusal(check: Check, entry_name: str) -> str | None:
+    if check.name != entry_name:
+        return f"declares the check {check.name!r}, not {entry_name!r}"
+    if not check.build and check.run is None:
+        return "runs outside the build (build=False) but has no `run` hook"
+    return None
 
 
 _loaded: dict[tuple[tuple[str, str], ...], dict[str, Check]] = {}
@@ -153,20 +118,15 @@ def load_checks() -> dict[str, Check]:
     Raises `PluginLoadError` for an entry point that cannot be loaded, and
     `UsageError` when none is registered (the package's metadata is missing).
     """
-    entries = sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name)
-    key = tuple((e.name, e.value) for e in entries)
+    key = tuple((e.name, e.value) for e in plugins.entries(GROUP))
     if key in _loaded:
         return _loaded[key]
-    if not entries:
+    if not key:
         raise UsageError(
             f"no check is registered under the entry points {GROUP}: the installed metadata of"
             " acp-docs is out of date; run `make setup`"
         )
-    checks: dict[str, Check] = {}
-    for entry in entries:
-        if entry.name in checks:
-            raise PluginLoadError(entry, "a check of this name is registered twice")
-        checks[entry.name] = _load(entry)
+    checks = plugins.load_group(GROUP, Check, _refusal)
     ordered = dict(sorted(checks.items(), key=lambda item: (item[1].order, item[0])))
     _loaded[key] = ordered
     return ordered

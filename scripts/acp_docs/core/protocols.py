@@ -1,8 +1,9 @@
-"""One table per ACP protocol version: its unions, capabilities, notification and base files.
+"""One row per ACP protocol version: its unions, capabilities, methods, files and folders.
 
-Everything the engine needs to know about how v1 and v2 differ lives here, so
-no other module branches on a version's name. A version that is not in the
-table is a usage error, never treated like another one.
+Everything the engine needs to know about how versions differ lives here, as
+columns of a row, so no other module branches on a version's name: adding a
+version is adding a row (and its data: the SDK's schema files, its RFD folder).
+A version that is not in the table is a usage error, never treated like another.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class ProtocolVersion:
     """Requests during which an Agent replays conversation history."""
     base_files: Mapping[str, str] = field(default_factory=dict)
     """`stable` and `unstable` -> the schema file's path inside the SDK package."""
+    state_update: str | None = None
+    """The `SessionUpdate` tag by which an Agent reports the session's state (`idle` ends
+    foreground work); None when the version has none: a turn ends with its response."""
+    rfds_folder: str | None = None
+    """The folder (`rfds/<folder>/` here, `docs/rfds/<folder>/` and a nav group of that
+    name upstream) of the RFDs about this version alone; None when it has none."""
 
     def union(self, definition: str) -> Union:
         """The union named `definition`; a UsageError when this version has none."""
@@ -84,6 +91,13 @@ class ProtocolVersion:
             raise UsageError(
                 f"ACP {self.name} has no Client capabilities scope {scope!r} (known: {known})"
             ) from None
+
+    @property
+    def gates_unknown_updates(self) -> bool:
+        """True when a Client rejects a `SessionUpdate` tag it does not know (a closed union):
+        a new update is then sent only to a Client that advertised it."""
+        update = self.unions.get("SessionUpdate")
+        return update is not None and not update.is_open
 
     @property
     def fallback_titles(self) -> frozenset[str]:
@@ -118,6 +132,8 @@ V2 = ProtocolVersion(
     session_notification="UpdateSessionNotification",
     replay_methods=("session/resume",),
     base_files=_base_files("v2"),
+    state_update="state_update",
+    rfds_folder="v2",
 )
 
 VERSIONS: dict[str, ProtocolVersion] = {v.name: v for v in (V1, V2)}

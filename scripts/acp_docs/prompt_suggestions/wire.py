@@ -1,7 +1,9 @@
 """The prompt_suggestions RFD's wire rules, checked over a recorded session by `acp-docs trace`.
 
 Each rule quotes the RFD and links to the section that states it. A rule
-yields (line, message) for every message that breaks it.
+yields (line, message) for every message that breaks it. Where a rule holds
+is said by the version's row (`acp_docs.core.protocols`), never by its name.
+`RULES` is registered under the entry-point group `acp_docs.wire_rules`.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from acp_docs.core.protocols import ProtocolVersion
 from acp_docs.trace.session import TO_AGENT, TO_CLIENT, Message, Rule
 
 RFD = "rfds/prompt-suggestions.md"
@@ -40,8 +43,8 @@ def _legacy(update: dict[str, Any]) -> bool:
     )
 
 
-def capability(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
-    """v1: only to a Client whose initialize advertised session.promptSuggestions."""
+def capability(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
+    """Where unknown updates are rejected (v1): only to a Client that advertised the capability."""
     advertised = False
     for message in messages:
         if message.direction == TO_AGENT and message.body.get("method") == "initialize":
@@ -54,7 +57,7 @@ def capability(messages: list[Message], version: str) -> Iterator[tuple[int, str
             yield message.line, "prompt_suggestions sent to a Client that did not advertise it"
 
 
-def empty_text(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+def empty_text(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
     """No suggestion with empty text."""
     for message, update in _suggestions(messages):
         entries = update.get("suggestions")
@@ -81,10 +84,9 @@ def _replays(request: Message) -> bool:
     return request.params.get("replayFrom") is not None
 
 
-def replay(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+def replay(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
     """None while history is replayed (session/load; session/resume with replayFrom)."""
-    methods = ("session/load",) if version == "v1" else ("session/resume",)
-    for message, open_ in _open_requests(messages, methods, replaying=True):
+    for message, open_ in _open_requests(messages, version.replay_methods, replaying=True):
         update = _update(message)
         if update is None or update.get("sessionUpdate") != TAG:
             continue
@@ -93,8 +95,8 @@ def replay(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
             yield message.line, "prompt_suggestions sent while the session's history is replayed"
 
 
-def after_response(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
-    """v1: a turn's suggestions come after the session/prompt response, never while one is open."""
+def after_response(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
+    """Where the response ends the turn (v1): suggestions after it, never while one is open."""
     for message, open_ in _open_requests(messages, ("session/prompt",)):
         update = _update(message)
         if update is None or update.get("sessionUpdate") != TAG:
@@ -110,12 +112,12 @@ def after_response(messages: list[Message], version: str) -> Iterator[tuple[int,
 IDLE = "idle"
 
 
-def while_idle(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
-    """v2: suggestions only while the session is idle, never during foreground work.
+def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
+    """Where the state update ends work (v2): suggestions only while the session is idle.
 
     Foreground work starts with a `session/prompt` the Client sends, or with a
     `state_update` other than `idle` (agent-initiated work starts so too), and
-    ends with the next `idle`. The prompt's response ends nothing in v2.
+    ends with the next `idle`. The prompt's response ends nothing there.
     """
     busy: dict[Any, tuple[str, int]] = {}
     """Per session: why it is busy (the prompt or the reported state) and since which line."""
@@ -128,7 +130,7 @@ def while_idle(messages: list[Message], version: str) -> Iterator[tuple[int, str
         if update is None:
             continue
         kind = update.get("sessionUpdate")
-        if kind == "state_update":
+        if kind == version.state_update:
             state = update.get("state")
             if state == IDLE:
                 busy.pop(session, None)
@@ -143,7 +145,7 @@ def while_idle(messages: list[Message], version: str) -> Iterator[tuple[int, str
             )
 
 
-def one_form(messages: list[Message], version: str) -> Iterator[tuple[int, str]]:
+def one_form(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
     """Never both the legacy `_meta.promptSuggestions` and the standard update to one Client."""
     standard = legacy = False
     reported = False
@@ -165,7 +167,7 @@ RULES = [
         " clientCapabilities.session.promptSuggestions.",
         RFD + "#rules-for-agents",
         capability,
-        ("v1",),
+        lambda version: version.gates_unknown_updates,
     ),
     Rule(
         "prompt-suggestions/empty-text",
@@ -185,7 +187,7 @@ RULES = [
         " session/prompt, and MUST NOT send them once a newer session/prompt has arrived.",
         RFD + "#in-v1-the-response-ends-the-turn",
         after_response,
-        ("v1",),
+        lambda version: version.state_update is None,
     ),
     Rule(
         "prompt-suggestions/while-idle",
@@ -193,7 +195,7 @@ RULES = [
         " session/prompt, or a state_update that is not idle, until the next idle state_update.",
         RFD + "#in-v2-idle-ends-the-work",
         while_idle,
-        ("v2",),
+        lambda version: version.state_update is not None,
     ),
     Rule(
         "prompt-suggestions/one-form",

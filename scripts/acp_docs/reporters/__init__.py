@@ -1,12 +1,13 @@
-"""Findings formatted for people and machines: one registry of reporters.
+"""Findings formatted for people and machines: what a reporter takes and what it is.
 
 A reporter only formats: it takes a `Report` and returns the text that goes
 to standard output. Summaries and progress go to standard error, elsewhere.
+Reporters are found by entry point (group `acp_docs.reporters`, see
+`acp_docs.reporters.registry`); each entry names a `Reporter`.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -24,31 +25,16 @@ class Report:
     """Why a check or the command could not run (exit status 2)."""
 
 
-def _registry() -> dict[str, Callable[[Report], str]]:
-    from acp_docs.reporters import github, json_report, sarif, text
+@dataclass(frozen=True)
+class Reporter:
+    """One output format: what it is for, and how it renders a report.
 
-    return {
-        "text": text.render,
-        "github": github.render,
-        "json": json_report.render,
-        "sarif": sarif.render,
-    }
+    A reporter with `cli=False` (the page reporter, which writes findings into
+    the served page) is listed by the registry but is no `--format` choice.
+    """
 
-
-FORMATS: tuple[str, ...] = ("text", "github", "json", "sarif")
-"""Every output format, as `--format` takes it."""
-
-
-def under_github_actions() -> bool:
-    """True when running as a GitHub Actions step."""
-    return os.environ.get("GITHUB_ACTIONS") == "true"
-
-
-def default_format() -> str:
-    """`github` (text plus annotations) under GitHub Actions, else `text`."""
-    return "github" if under_github_actions() else "text"
-
-
-def render(report: Report, fmt: str | None = None) -> str:
-    """The report in format `fmt` (default: `default_format()`), ready for stdout."""
-    return _registry()[fmt or default_format()](report)
+    summary: str
+    render: Callable[[Report], str] | None = None
+    """The report as the text that goes to standard output (required when `cli`)."""
+    cli: bool = True
+    """True when `--format` takes it."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from acp_docs.core.escaping import visible
 from acp_docs.core.findings import Finding
-from acp_docs.reporters import Report, text
+from acp_docs.reporters import Report, Reporter, text
 
 
 def escape_data(value: str) -> str:
@@ -45,3 +45,10 @@ def render(report: Report) -> str:
     for finding in sorted(report.findings):
         out += [text.line(finding), annotation(finding)]
     return "".join(line + "\n" for line in out)
+
+
+REPORTER = Reporter(
+    summary="text lines, each with a GitHub Actions `::error` annotation (default under Actions)",
+    render=render,
+)
+"""This format, as the `acp_docs.reporters` entry point names it."""

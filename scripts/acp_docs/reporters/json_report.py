@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from acp_docs.core.escaping import unicode_data
-from acp_docs.reporters import Report
+from acp_docs.reporters import Report, Reporter
 
 
 def render(report: Report) -> str:
@@ -42,3 +42,10 @@ def render(report: Report) -> str:
         "errors": [unicode_data(error) for error in report.errors],
     }
     return json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
+
+
+REPORTER = Reporter(
+    summary="one JSON document of findings, check results and errors, for scripts and editors",
+    render=render,
+)
+"""This format, as the `acp_docs.reporters` entry point names it."""

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from acp_docs.checks import registry
 from acp_docs.core.findings import Finding, first_checks
 from acp_docs.markdown import blockmap
+from acp_docs.reporters import Reporter
 
 NOTE_ID = "acp-problem-{}"
 SUMMARY_ID = "acp-problems"
@@ -217,3 +218,9 @@ def build_failed_page(message: str) -> str:
         "<title>The site could not be built</title></head>"
         f'<body><main class="md-typeset">{build_failed(message)}</main></body></html>'
     )
+
+
+REPORTER = Reporter(
+    summary="notes in place, a summary and a banner on the page `mkdocs serve` shows", cli=False
+)
+"""The served page's findings (the plugin calls `annotate`); no `--format` choice."""

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from acp_docs import __version__
 from acp_docs.core.escaping import unicode_data
-from acp_docs.reporters import Report
+from acp_docs.reporters import Report, Reporter
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -89,3 +89,7 @@ def render(report: Report) -> str:
         ],
     }
     return json.dumps(log, indent=2, ensure_ascii=True) + "\n"
+
+
+REPORTER = Reporter(summary="SARIF 2.1.0, for code-scanning tools", render=render)
+"""This format, as the `acp_docs.reporters` entry point names it."""

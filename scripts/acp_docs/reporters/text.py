@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from acp_docs.core.escaping import printable
 from acp_docs.core.findings import Finding
-from acp_docs.reporters import Report
+from acp_docs.reporters import Report, Reporter
 
 
 def line(finding: Finding) -> str:
@@ -15,3 +15,9 @@ def line(finding: Finding) -> str:
 def render(report: Report) -> str:
     """Every finding, sorted, one per line."""
     return "".join(line(f) + "\n" for f in sorted(report.findings))
+
+
+REPORTER = Reporter(
+    summary="`path:line:col: message`, one finding a line (the default)", render=render
+)
+"""This format, as the `acp_docs.reporters` entry point names it."""

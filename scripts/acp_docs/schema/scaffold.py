@@ -32,17 +32,18 @@ from acp_docs.sources.textfile import write_atomic
 
 _WORD = re.compile(r"[a-z0-9]+")
 
-_PER_VERSION_UPDATE = {
-    "v1": (
-        "ACP v1 Clients reject an update they do not know, so an Agent sends it\n"
-        "only to a Client that says it supports it."
-    ),
-    "v2": (
+
+def _update_note(version: protocols.ProtocolVersion) -> str:
+    """What a Client of `version` does with an update it does not know (the `$versions` example)."""
+    if version.gates_unknown_updates:
+        return (
+            f"ACP {version.name} Clients reject an update they do not know, so an Agent sends it\n"
+            "only to a Client that says it supports it."
+        )
+    return (
         "A Client that does not know it keeps it through the unknown-update\n"
         "fallback and may ignore it."
-    ),
-}
-"""What differs between versions in the update's description (the `$versions` example)."""
+    )
 
 
 def names_of(slug: str) -> dict[str, str]:
@@ -81,11 +82,9 @@ def example_source(slug: str, title: str, versions: list[str]) -> str:
     chosen = _versions(versions)
     n = names_of(slug)
     per_version = "\n".join(
-        f"            {v}: >-\n" + _indent(_PER_VERSION_UPDATE[v], 14)
-        for v in chosen
-        if v in _PER_VERSION_UPDATE
+        f"            {v}: >-\n" + _indent(_update_note(protocols.get(v)), 14) for v in chosen
     )
-    versions_part = f"        - $versions:\n{per_version}\n" if per_version else ""
+    versions_part = f"        - $versions:\n{per_version}\n"
     return f"""\
 # The schema change of the RFD rfds/{slug}.md, written once for every version it
 # targets. It starts as a worked example: a request the Client sends, the Agent's

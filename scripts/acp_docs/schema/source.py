@@ -4,10 +4,13 @@ A source holds the new definitions and the changes to published definitions,
 written once for every protocol version it targets. Three constructs let one
 source say what differs between versions without repeating itself:
 
-- `{$versions: {v1: X, v2: Y}}` is X in v1 and Y in v2; in a version it does not
-  name, the member or list item holding it is left out;
+- `{$versions: {v1: X, v2: Y}}` is X in v1 and Y in v2; it names every version
+  the source targets (a version left out is an error at its line), and
+  `v2: $omit` leaves the member or list item holding it out of v2;
 - `{$shared: name}` is the value of `shared.name`;
 - `{$join: [a, b, ...]}` is the strings joined, after the two above.
+
+(`acp_docs.schema.constructs` applies them.)
 
 Nothing else in the file is interpreted: definitions are JSON Schema as it will
 be published. Every key is described, with the error each mistake gives, in
@@ -29,6 +32,8 @@ from typing import Any
 from acp_docs.core import memo, protocols
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.schema import changes as changes_module
+from acp_docs.schema.constructs import DROP, Resolver
+from acp_docs.schema.refcycles import ref_cycles
 from acp_docs.sources import filetree
 from acp_docs.sources.textfile import UnreadableFile, read_text
 from acp_docs.sources.yamlfile import load_with_lines
@@ -47,8 +52,6 @@ MISSING = {
 }
 """What each required top-level key holds, said when it is missing."""
 DEFINITION_NAME = re.compile(r"^[A-Z][A-Za-z0-9]{0,99}$")
-MAX_DEPTH = 64
-_DROP = object()
 
 
 class SourceError(LocatedError):
@@ -128,17 +131,19 @@ class SchemaSource:
     def resolve(self, version: str) -> Resolved:
         """The definitions and changes of `version`, with every construct applied."""
         protocols.get(version)
-        shared = self.data.get("shared") or {}
+        resolver = Resolver(
+            version, self.declared_versions(), self.data.get("shared") or {}, self.error
+        )
         definitions = {}
         for name, value in (self.data.get("definitions") or {}).items():
-            resolved = self._resolve(value, version, shared, f"/definitions/{name}", 0)
-            if resolved is not _DROP:
+            resolved = resolver.value(value, f"/definitions/{name}")
+            if resolved is not DROP:
                 definitions[name] = resolved
         changes = []
         for index, value in enumerate(self.data["changes"]):
             pointer = f"/changes/{index}"
-            resolved = self._resolve(value, version, shared, pointer, 0)
-            if resolved is _DROP:
+            resolved = resolver.value(value, pointer)
+            if resolved is DROP:
                 continue
             if isinstance(value, dict) and set(value) == {"$versions"}:
                 pointer = f"{pointer}/$versions/{version}"
@@ -146,59 +151,6 @@ class SchemaSource:
                 raise self.error(pointer, "a change must be a mapping with an `op`")
             changes.append((pointer, resolved))
         return Resolved(definitions, changes)
-
-    def _resolve(self, value: Any, version: str, shared: dict, pointer: str, depth: int) -> Any:
-        if depth > MAX_DEPTH:
-            raise self.error(pointer, f"nested deeper than {MAX_DEPTH} levels (a $shared cycle?)")
-        if isinstance(value, list):
-            items = (
-                self._resolve(item, version, shared, f"{pointer}/{i}", depth + 1)
-                for i, item in enumerate(value)
-            )
-            return [item for item in items if item is not _DROP]
-        if not isinstance(value, dict):
-            if value is None or isinstance(value, str | bool | int | float):
-                return value
-            kind = type(value).__name__
-            raise self.error(pointer, f"{kind} values are not JSON: quote it as a string")
-        constructs = [key for key in value if key in ("$versions", "$shared", "$join")]
-        if constructs:
-            if len(value) != 1:
-                raise self.error(pointer, f"`{constructs[0]}` must be the only key of its mapping")
-            return self._construct(
-                constructs[0], value[constructs[0]], version, shared, pointer, depth
-            )
-        out = {}
-        for key, item in value.items():
-            resolved = self._resolve(item, version, shared, f"{pointer}/{key}", depth + 1)
-            if resolved is not _DROP:
-                out[str(key)] = resolved
-        return out
-
-    def _construct(
-        self, kind: str, arg: Any, version: str, shared: dict, pointer: str, depth: int
-    ) -> Any:
-        here = f"{pointer}/{kind}"
-        if kind == "$versions":
-            if not isinstance(arg, dict) or not arg:
-                raise self.error(here, "`$versions` maps version names to values")
-            for name in arg:
-                if not isinstance(name, str) or name not in protocols.VERSIONS:
-                    raise self.error(f"{here}/{name}", protocols.unknown(name))
-            if version not in arg:
-                return _DROP
-            return self._resolve(arg[version], version, shared, f"{here}/{version}", depth + 1)
-        if kind == "$shared":
-            if not isinstance(arg, str) or not isinstance(shared, dict) or arg not in shared:
-                known = ", ".join(sorted(shared)) or "none"
-                raise self.error(here, f"no shared value {arg!r} (shared: {known})")
-            return self._resolve(shared[arg], version, shared, f"/shared/{arg}", depth + 1)
-        if not isinstance(arg, list):
-            raise self.error(here, "`$join` takes a list of strings")
-        parts = self._resolve(arg, version, shared, here, depth + 1)
-        if not all(isinstance(part, str) for part in parts):
-            raise self.error(here, "`$join` takes a list of strings")
-        return "".join(parts)
 
 
 def _check_top_level(source: SchemaSource) -> list[SourceError]:
@@ -311,66 +263,6 @@ def _check_resolved(source: SchemaSource) -> list[SourceError]:
         SourceError(source.shown, line, versioned(template, versions, targeted))
         for (line, template), versions in found.items()
     ]
-
-
-IN_PLACE = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
-"""Keywords whose schemas apply to the same value: a `$ref` through them is not a step into it."""
-_LOCAL = "#/$defs/"
-
-
-def _in_place_refs(schema: Any) -> set[str]:
-    """The local definitions `schema` applies to the very value it checks (not its members)."""
-    found: set[str] = set()
-    pending = [schema]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, list):
-            pending.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith(_LOCAL):
-            found.add(ref[len(_LOCAL) :])
-        for key in IN_PLACE:
-            value = node.get(key)
-            pending.extend(
-                value.values() if isinstance(value, dict) and key == "dependentSchemas" else [value]
-            )
-    return found
-
-
-def ref_cycles(definitions: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """Each definition that reaches itself through in-place `$ref`s alone, with the loop.
-
-    Such a loop never ends for a validator (a RecursionError), whatever the
-    payload; a loop through `properties` or `items` (a tree) is fine. Linear in
-    the definitions and their references.
-    """
-    edges = {
-        name: sorted(_in_place_refs(d) & definitions.keys()) for name, d in definitions.items()
-    }
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    out: list[tuple[str, list[str]]] = []
-    for root in sorted(edges):
-        if root in state:
-            continue
-        path = [root]
-        stack = [iter(edges[root])]
-        state[root] = 1
-        while stack:
-            nxt = next(stack[-1], None)
-            if nxt is None:
-                state[path.pop()] = 2
-                stack.pop()
-            elif state.get(nxt) == 1:
-                loop = [*path[path.index(nxt) :], nxt]
-                out.append((nxt, loop))
-            elif nxt not in state:
-                state[nxt] = 1
-                path.append(nxt)
-                stack.append(iter(edges[nxt]))
-    return out
 
 
 def problems_of(source: SchemaSource) -> list[SourceError]:

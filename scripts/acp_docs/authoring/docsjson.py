@@ -1,0 +1,108 @@
+"""The upstream `docs/docs.json` with an RFD added to its navigation, edited in place.
+
+The RFD goes under the group of its status in the "RFDs" tab (and a nested
+group, such as "v2", for an RFD of one version alone); the file's formatting is
+kept, and the edit is proven to change nothing but the added entry.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from acp_docs.core.errors import UsageError
+
+
+def _array_end(text: str, start: int) -> int:
+    """The index of the `]` closing the array opened at `start`, strings skipped."""
+    depth, index, in_string = 0, start, False
+    while index < len(text):
+        char = text[index]
+        if in_string:
+            if char == "\\":
+                index += 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    raise UsageError("docs/docs.json: an array is never closed")
+
+
+def _rfds_tab(data: object) -> dict[str, Any] | None:
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("tab") == "RFDs":
+                return node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
+
+
+def _group(tab: dict[str, Any] | None, path: tuple[str, ...]) -> dict[str, Any] | None:
+    node = tab
+    for name in path:
+        items = node.get("pages") if isinstance(node, dict) else None
+        node = next(
+            (i for i in items or [] if isinstance(i, dict) and i.get("group") == name), None
+        )
+    return node
+
+
+def _pages(tab: dict[str, Any] | None) -> dict[tuple[str, ...], list[str]]:
+    found: dict[tuple[str, ...], list[str]] = {}
+    stack: list[tuple[tuple[str, ...], Any]] = [((), tab)]
+    while stack:
+        path, node = stack.pop()
+        for item in (node or {}).get("pages") or []:
+            if isinstance(item, str):
+                found.setdefault(path, []).append(item)
+            elif isinstance(item, dict) and isinstance(item.get("group"), str):
+                stack.append(((*path, item["group"]), item))
+    return found
+
+
+def nav_entry(text: str, path: tuple[str, ...], page: str) -> str:
+    """docs.json with `page` appended to the RFDs group at `path`, formatting kept."""
+    data = json.loads(text)
+    tab = _rfds_tab(data)
+    shown = " > ".join(path)
+    if _group(tab, path) is None:
+        raise UsageError(f'docs/docs.json: the "RFDs" tab has no group {shown}')
+    for where, pages in _pages(tab).items():
+        if page in pages:
+            if where == path:
+                return text
+            raise UsageError(f"docs/docs.json: {page} is under {' > '.join(where)}, not {shown}")
+    position = text.find('"tab": "RFDs"')
+    for name in path:
+        position = text.find(f'"group": "{name}"', max(position, 0))
+    opening = text.find("[", text.find('"pages"', position))
+    closing = _array_end(text, opening)
+    inside = text[opening + 1 : closing]
+    if inside.strip():
+        last = inside.rstrip()
+        indent = re.search(r"\n([ \t]*)\S[^\n]*$", last)
+        pad = indent.group(1) if indent else "  "
+        updated = f'{text[: opening + 1]}{last},\n{pad}"{page}"{text[opening + 1 + len(last) :]}'
+    else:
+        line_start = text.rfind("\n", 0, opening) + 1
+        base = re.match(r"[ \t]*", text[line_start:]).group(0)
+        updated = f'{text[: opening + 1]}\n{base}  "{page}"\n{base}{text[closing:]}'
+    expected = json.loads(text)
+    target = _group(_rfds_tab(expected), path)
+    assert target is not None
+    target["pages"].append(page)
+    if json.loads(updated) != expected:
+        raise UsageError(f"docs/docs.json: could not add {page} under {shown}; add it by hand")
+    return updated

@@ -1,0 +1,95 @@
+"""The commands that lint: `rfds`, `spell`, `format`, and `check` (every check CI runs)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+
+from acp_docs.cli.common import (
+    FOUND,
+    OK,
+    USAGE,
+    emit,
+    findings_command,
+    refuse_undecodable_names,
+    say,
+)
+from acp_docs.core.errors import UsageError
+from acp_docs.core.findings import CheckResult
+from acp_docs.core.repo import Repo
+from acp_docs.reporters.text import printable
+
+
+def cmd_rfds(args: argparse.Namespace) -> int:
+    """Lint every RFD: front matter, sections, FAQ, history, navigation."""
+    from acp_docs.rfds import model as rfds
+
+    repo = Repo.load()
+    count = len(rfds.rfd_files(repo))
+    return findings_command(args, rfds.lint(repo), f"{count} RFD(s) linted")
+
+
+def cmd_spell(args: argparse.Namespace) -> int:
+    """Spell-check the prose of the pages the site renders (and README.md) with Aspell."""
+    from acp_docs.checks import run as check
+
+    repo = Repo.load()
+    refuse_undecodable_names(repo)
+    (result,) = check.run(repo, ["spell"])
+    if result.error is not None:
+        raise UsageError(result.error)
+    return findings_command(args, list(result.findings), "spelling")
+
+
+def cmd_format(args: argparse.Namespace) -> int:
+    """Check (--check) or apply Prettier formatting."""
+    from acp_docs.checks import prettier
+
+    repo = Repo.load()
+    refuse_undecodable_names(repo)
+    if not args.check:
+        problems = prettier.write(repo)
+        for problem in problems:
+            say(f"acp-docs format: {printable(problem)}")
+        return FOUND if problems else OK
+    return findings_command(args, prettier.check(repo), "formatting")
+
+
+def _summary(results: Sequence[CheckResult]) -> list[str]:
+    width = max((len(r.name) for r in results), default=5)
+    lines = []
+    for r in results:
+        detail = printable(r.error) if r.error is not None else f"{len(r.findings)} finding(s)"
+        lines.append(f"  {r.name:<{width}}  {r.status:<6}  {r.seconds:6.2f}s  {detail}")
+    return lines
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Run every check side by side and print one summary."""
+    from acp_docs.checks import run as check
+
+    names = [n for n in (args.only or check.CHECKS) if n not in (args.skip or [])]
+    if not names:
+        raise UsageError("--only and --skip leave no check to run: nothing would be checked")
+    repo = Repo.load()
+    refuse_undecodable_names(repo)
+    start = time.perf_counter()
+    results = check.run(repo, names)
+    findings = sorted({f for r in results for f in r.findings})
+    failing: dict[str, list[str]] = {}
+    for result in results:
+        if result.error:
+            failing.setdefault(result.error, []).append(result.name)
+    errors = [f"{', '.join(names)}: {error}" for error, names in failing.items()]
+    emit(args, findings, results=results, errors=errors)
+    say(f"acp-docs check: {len(results)} check(s) in {time.perf_counter() - start:.2f}s")
+    for line in _summary(results):
+        say(line)
+    for error in errors:
+        say(f"acp-docs: error: {printable(error)}")
+    if errors:
+        return USAGE
+    failed = [r.name for r in results if r.status == "failed"]
+    say(f"failed: {', '.join(failed)}" if failed else "all checks passed")
+    return FOUND if failed else OK

@@ -1,0 +1,88 @@
+"""Extensions by entry point: every entry of a group loaded, or an error naming the failing one.
+
+A distribution (this one or any installed beside it) lists its extensions in
+its metadata (`[project.entry-points."<group>"]` of pyproject.toml, written to
+`entry_points.txt`). An entry that cannot be imported, or that is not what its
+group takes, stops the command with a located error: never skipped in silence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import TypeVar
+
+from acp_docs.core.errors import LocatedError
+
+T = TypeVar("T")
+
+
+class PluginLoadError(LocatedError):
+    """An entry point that cannot be loaded: at its line of `entry_points.txt` when known."""
+
+
+def _where(entry: metadata.EntryPoint) -> tuple[str, int]:
+    """The `entry_points.txt` declaring `entry`, and the entry's line in it (1 when unknown)."""
+    dist = entry.dist
+    folder = getattr(dist, "_path", None) if dist is not None else None
+    if not isinstance(folder, Path):
+        name = dist.metadata["Name"] if dist is not None else "an installed distribution"
+        return f"entry_points.txt of {name}", 1
+    path = folder / "entry_points.txt"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return str(path), 1
+    section = ""
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if stripped.startswith("[") and stripped.endswith("]"):
+            section = stripped[1:-1].strip()
+        elif section == entry.group and stripped.partition("=")[0].strip() == entry.name:
+            return str(path), number
+    return str(path), 1
+
+
+def error(entry: metadata.EntryPoint, reason: str) -> PluginLoadError:
+    """A PluginLoadError naming `entry` (group, name, target) and why it is refused."""
+    path, line = _where(entry)
+    return PluginLoadError(
+        path,
+        line,
+        1,
+        f"entry point {entry.name!r} of group {entry.group!r} ({entry.value}): {reason}",
+    )
+
+
+def entries(group: str) -> list[metadata.EntryPoint]:
+    """The entry points of `group`, by name."""
+    return sorted(metadata.entry_points(group=group), key=lambda e: e.name)
+
+
+def load_group(
+    group: str, kind: type[T], check: Callable[[T, str], str | None] | None = None
+) -> dict[str, T]:
+    """Every entry of `group`, loaded and of type `kind`, by entry-point name.
+
+    `check(value, name)` may refuse a loaded object with a reason. An entry that fails to
+    import, is of another type, is refused, or shares its name with another
+    entry is a PluginLoadError naming it.
+    """
+    loaded: dict[str, T] = {}
+    for entry in entries(group):
+        if entry.name in loaded:
+            raise error(entry, "another entry point of the group has the same name")
+        try:
+            value = entry.load()
+        except Exception as exc:  # any failure of third-party import code is the entry's fault
+            raise error(entry, f"cannot be imported: {type(exc).__name__}: {exc}") from None
+        if not isinstance(value, kind):
+            raise error(
+                entry, f"is a {type(value).__name__}, not a {kind.__name__}: point it at one"
+            )
+        reason = check(value, entry.name) if check is not None else None
+        if reason is not None:
+            raise error(entry, reason)
+        loaded[entry.name] = value
+    return loaded

@@ -1,0 +1,205 @@
+"""Reporters and wire rules come from entry points; one that fails to load is an error.
+
+Each test installs a small distribution of its own (a module and its
+`.dist-info` with `entry_points.txt`) on `sys.path`, as `pip install` would,
+and runs `acp-docs` as a user does.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from acp_docs.core import protocols
+
+from conftest import ROOT, acp, no_traceback
+
+DIST = "fake_acp_plugin"
+OLDEST = protocols.NAMES[0]
+
+
+def install(folder: Path, monkeypatch: pytest.MonkeyPatch, module: str, entries: str) -> Path:
+    """A distribution in `folder` with `module` as `fake_acp_plugin.py`, put on sys.path."""
+    folder.mkdir(exist_ok=True)
+    (folder / f"{DIST}.py").write_text(module)
+    info = folder / f"{DIST}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {DIST}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(entries)
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, DIST, raising=False)
+    return info / "entry_points.txt"
+
+
+FAKE_REPORTER = """
+from acp_docs.reporters import Reporter
+
+
+def render(report):
+    return "".join(f"FAKE {f.rule_id} {f.path}:{f.line}\\n" for f in sorted(report.findings))
+
+
+REPORTER = Reporter(summary="one FAKE line a finding", render=render)
+"""
+
+
+def test_a_reporter_installed_by_entry_point_is_a_format_of_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repo_copy: Path
+) -> None:
+    install(
+        tmp_path / "plugin",
+        monkeypatch,
+        FAKE_REPORTER,
+        "[acp_docs.reporters]\nfake = fake_acp_plugin:REPORTER\n",
+    )
+    from acp_docs.reporters import registry
+
+    assert "fake" in registry.formats()
+    assert "page" in registry.load_reporters() and "page" not in registry.formats()
+    assert "fake" in acp(["check", "--help"], cwd=repo_copy).stdout
+
+    (repo_copy / "rfds" / "no-front-matter.md").write_text("# No front matter\n")
+    result = acp(["check", "--only", "rfds", "--format", "fake"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines and all(line.startswith("FAKE rfds/") for line in lines), result.stdout
+    assert any("rfds/no-front-matter.md:1" in line for line in lines), result.stdout
+
+
+def test_the_installed_reporter_formats_the_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(
+        tmp_path / "plugin",
+        monkeypatch,
+        FAKE_REPORTER,
+        "[acp_docs.reporters]\nfake = fake_acp_plugin:REPORTER\n",
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"jsonrpc": "2.0", "method": "session/update", "params": {}}\n')
+    result = acp(["validate", "--protocol", OLDEST, str(bad), "--format", "fake"], cwd=ROOT)
+    no_traceback(result)
+    assert result.returncode == 1
+    assert result.stdout.startswith("FAKE validate/invalid "), result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "reason"),
+    [
+        ("raise RuntimeError('broken on import')\n", "RuntimeError: broken on import"),
+        ("import a_module_that_is_not_there\n", "ModuleNotFoundError"),
+        ("REPORTER = 'text'\n", "is a str, not a Reporter"),
+        (
+            "from acp_docs.reporters import Reporter\nREPORTER = Reporter(summary='no render')\n",
+            "must have a `render(report) -> str`",
+        ),
+    ],
+)
+def test_a_reporter_that_fails_to_load_stops_every_command_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, reason: str
+) -> None:
+    entries = install(
+        tmp_path / "plugin",
+        monkeypatch,
+        module,
+        "[acp_docs.reporters]\n\nbroken = fake_acp_plugin:REPORTER\n",
+    )
+    result = acp(["rfds"], cwd=ROOT)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert f"{entries}:3:1: entry point 'broken' of group 'acp_docs.reporters'" in result.stderr
+    assert "(fake_acp_plugin:REPORTER)" in result.stderr and reason in result.stderr
+
+
+FAKE_RULES = """
+from acp_docs.trace.session import Rule
+
+
+def every_update(messages, version):
+    for message in messages:
+        if message.body.get("method") == "session/update":
+            yield message.line, f"an update in ACP {version.name}"
+
+
+RULES = [Rule("fake/every-update", "No update, ever.", "https://example.org/rule", every_update)]
+"""
+
+
+def _trace(tmp_path: Path) -> Path:
+    update = {"sessionId": "s", "update": {"sessionUpdate": "plan", "entries": []}}
+    path = tmp_path / "session.jsonl"
+    message = {"jsonrpc": "2.0", "method": "session/update", "params": update}
+    path.write_text(json.dumps({"direction": "agent-to-client", "message": message}) + "\n")
+    return path
+
+
+def test_wire_rules_installed_by_entry_point_are_checked_by_trace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(
+        tmp_path / "plugin",
+        monkeypatch,
+        FAKE_RULES,
+        "[acp_docs.wire_rules]\nfake = fake_acp_plugin:RULES\n",
+    )
+    result = acp(["trace", "--protocol", OLDEST, str(_trace(tmp_path)), "--format", "json"])
+    no_traceback(result)
+    assert result.returncode == 1, result.stderr
+    found = [(f["line"], f["rule"]) for f in json.loads(result.stdout)["findings"]]
+    assert found == [(1, "fake/every-update")]
+    assert f"an update in ACP {OLDEST} (https://example.org/rule)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "reason"),
+    [
+        ("raise ImportError('no such helper')\n", "ImportError: no such helper"),
+        ("RULES = 'not rules'\n", "must name a list of wire rules"),
+        ("RULES = [1, 2]\n", "must name a list of wire rules"),
+    ],
+)
+def test_wire_rules_that_fail_to_load_are_an_error_not_silence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, reason: str
+) -> None:
+    entries = install(
+        tmp_path / "plugin",
+        monkeypatch,
+        module,
+        "[acp_docs.wire_rules]\nbroken = fake_acp_plugin:RULES\n",
+    )
+    result = acp(["trace", "--protocol", OLDEST, str(_trace(tmp_path))])
+    no_traceback(result)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{entries}:2:1: entry point 'broken' of group 'acp_docs.wire_rules'" in result.stderr
+    assert reason in result.stderr
+
+
+def test_a_wire_rule_id_two_entry_points_share_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(
+        tmp_path / "plugin",
+        monkeypatch,
+        FAKE_RULES,
+        "[acp_docs.wire_rules]\nfake = fake_acp_plugin:RULES\nfake-again = fake_acp_plugin:RULES\n",
+    )
+    result = acp(["trace", "--protocol", OLDEST, str(_trace(tmp_path))])
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "rule 'fake/every-update' is also a rule of entry point" in result.stderr
+
+
+def test_no_reporter_at_all_says_the_installed_metadata_is_stale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from acp_docs.core import plugins
+
+    monkeypatch.setattr(plugins, "entries", lambda group: [])
+    result = acp(["rfds"], cwd=ROOT)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "no reporter is registered" in result.stderr and "make setup" in result.stderr
