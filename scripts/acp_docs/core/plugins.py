@@ -51,7 +51,7 @@ def error(entry: metadata.EntryPoint, reason: str) -> PluginLoadError:
         path,
         line,
         1,
-        f"entry point {entry.name!r} of group {entry.group!r} ({entry.value}): {reason}",
+        f"entry point {entry.group} `{entry.name} = {entry.value}`: {reason}",
     )
 
 
