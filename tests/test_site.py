@@ -14,7 +14,7 @@ from pathlib import Path
 from acp_docs.core.repo import Repo
 from acp_docs.markdown.blocks import headings
 from acp_docs.rfds import model as rfds
-from acp_docs.rfds.model import SECTIONS, STATUSES, V2_DIR
+from acp_docs.rfds.model import SECTIONS, STATUSES
 
 from conftest import ROOT, replace_in, run, sample
 
@@ -48,7 +48,7 @@ def test_navigation_lists_each_rfd_once_under_its_status(site_repo: Path) -> Non
     assert SAMPLE.rfd in [r.docs_path for r in loaded]
     for rfd in loaded:
         entries = [e for e in repo.nav() if e.file == rfd.docs_path]
-        group = ("RFDs", STATUSES[rfd.status], *((V2_DIR,) if rfd.v2_only else ()))
+        group = ("RFDs", STATUSES[rfd.status], *((rfd.folder,) if rfd.folder else ()))
         assert [e.sections for e in entries] == [group], rfd.shown
 
 

@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from acp_docs.core import runner
+from acp_docs.core import protocols, runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.repo import CONFIG_NAME, Repo
 from acp_docs.markdown.blocks import front_matter_end, headings
@@ -23,7 +23,6 @@ from acp_docs.rfds.model import (
     SECTIONS,
     STATUSES,
     TEMPLATE_NAME,
-    V2_DIR,
     nav_group,
     required_sections,
 )
@@ -32,7 +31,7 @@ from acp_docs.sources.yamlfile import load as load_yaml
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,15}$")
 HANDLE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
-RESERVED = frozenset({"template", "index", "examples", *STATUSES, "process", V2_DIR})
+RESERVED = frozenset({"template", "index", "examples", *STATUSES, "process", *protocols.folders()})
 """Slugs that would collide with a page under docs/rfds/ or a folder under schema/."""
 DRAFT = STATUSES["draft"]
 _DATED = re.compile(r"^(\s*[-*]\s+\**)\d{4}-\d{2}-\d{2}", re.M)
@@ -45,7 +44,7 @@ def _check_slug(repo: Repo, slug: str) -> None:
         raise UsageError(f"{slug!r} is reserved: the site already uses that name")
     for taken in (
         repo.rfds_dir / f"{slug}.md",
-        repo.rfds_dir / V2_DIR / f"{slug}.md",
+        *(repo.rfds_dir / folder / f"{slug}.md" for folder in protocols.folders()),
         repo.docs_dir / "rfds" / f"{slug}.md",
     ):
         if taken.exists() or taken.is_symlink():
@@ -150,8 +149,8 @@ def _group_end(lines: list[str], group: int) -> tuple[int, int]:
     return last, item_indent
 
 
-def _nav_insertion(config_text: str, title: str, page: str, v2: bool = False) -> str:
-    """mkdocs.yml with `title: page` appended to RFDs > Draft (> v2, made when missing)."""
+def _nav_insertion(config_text: str, title: str, page: str, folder: str | None = None) -> str:
+    """mkdocs.yml with `title: page` appended to RFDs > Draft (> `folder`, made when missing)."""
     lines = config_text.split("\n")
     section = _find_group(lines, NAV_SECTION, 0, len(lines), None)
     if section is None:
@@ -161,13 +160,13 @@ def _nav_insertion(config_text: str, title: str, page: str, v2: bool = False) ->
     if draft is None:
         raise UsageError(f"{CONFIG_NAME}: no `- {DRAFT}:` group under {NAV_SECTION} in the nav")
     group = draft
-    if v2:
+    if folder:
         last, item_indent = _group_end(lines, draft)
         found = _find_group(
-            lines, V2_DIR, draft + 1, last + 1, len(lines[draft]) - len(lines[draft].lstrip())
+            lines, folder, draft + 1, last + 1, len(lines[draft]) - len(lines[draft].lstrip())
         )
         if found is None:
-            lines = [*lines[: last + 1], f"{' ' * item_indent}- {V2_DIR}:", *lines[last + 1 :]]
+            lines = [*lines[: last + 1], f"{' ' * item_indent}- {folder}:", *lines[last + 1 :]]
             found = last + 1
         group = found
     last, item_indent = _group_end(lines, group)
@@ -183,9 +182,10 @@ def new_rfd(
     title: str,
     authors: list[str] | None,
     minimal: bool = False,
-    v2: bool = False,
+    folder: str | None = None,
 ) -> list[Path]:
-    """Write `rfds/<slug>.md` (`rfds/v2/<slug>.md` for a v2 RFD) and its nav entry.
+    """Write `rfds/<slug>.md` (`rfds/<folder>/<slug>.md` for an RFD of the version whose
+    `rfds_folder` that is) and its nav entry.
 
     `minimal`: only the sections a Draft needs (see `rfds.required_sections`).
     Returns the files written.
@@ -195,21 +195,21 @@ def new_rfd(
     handles = _authors(repo, authors)
     template = read_text(repo.rfds_dir / TEMPLATE_NAME, f"rfds/{TEMPLATE_NAME}")
     text = render(template, title, handles, dt.date.today().isoformat(), minimal)
-    target = f"rfds/{V2_DIR}/{slug}.md" if v2 else f"rfds/{slug}.md"
-    config_text = _nav_insertion(repo.config_text, title, target, v2)
+    target = f"rfds/{folder}/{slug}.md" if folder else f"rfds/{slug}.md"
+    config_text = _nav_insertion(repo.config_text, title, target, folder)
     check = Repo.parse(repo.root, config_text)
     placed = [e for e in check.nav() if e.file == target]
-    expected = nav_group(DRAFT, v2)
+    expected = nav_group(DRAFT, folder)
     if len(placed) != 1 or placed[0].sections != expected:
         raise UsageError(
             f"{CONFIG_NAME}: could not place {target} under {' > '.join(expected)}; add it by hand"
         )
     rfd_path = repo.root / target
-    if v2:
-        folder = repo.rfds_dir / V2_DIR
-        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-            raise UsageError(f"rfds/{V2_DIR} is not a folder of the checkout")
-        folder.mkdir(exist_ok=True)
+    if folder:
+        place = repo.rfds_dir / folder
+        if place.is_symlink() or (place.exists() and not place.is_dir()):
+            raise UsageError(f"rfds/{folder} is not a folder of the checkout")
+        place.mkdir(exist_ok=True)
     write_atomic(rfd_path, text)
     try:
         write_atomic(repo.root / CONFIG_NAME, config_text)

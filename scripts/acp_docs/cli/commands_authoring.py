@@ -18,13 +18,10 @@ def cmd_new(args: argparse.Namespace) -> int:
     repo = Repo.load()
     version = protocols.get(args.protocol)
     alone = version.rfds_folder is not None
-    if alone and version.rfds_folder != scaffold.V2_DIR:
-        raise UsageError(
-            f"cannot scaffold an RFD of ACP {version.name} alone: the RFD model reads only"
-            f" rfds/{scaffold.V2_DIR}/, not rfds/{version.rfds_folder}/"
-        )
     config_before = repo.config_text
-    written = scaffold.new_rfd(repo, args.slug, args.title, args.author, args.minimal, alone)
+    written = scaffold.new_rfd(
+        repo, args.slug, args.title, args.author, args.minimal, version.rfds_folder
+    )
     if args.schema:
         from acp_docs.core.repo import CONFIG_NAME
         from acp_docs.schema.scaffold import write_example_source

@@ -142,6 +142,11 @@ VERSIONS: dict[str, ProtocolVersion] = {v.name: v for v in (V1, V2)}
 NAMES: tuple[str, ...] = tuple(VERSIONS)
 
 
+def folders() -> dict[str, str]:
+    """The RFD folders of the versions that have one (`rfds_folder`) -> the version's name."""
+    return {v.rfds_folder: v.name for v in VERSIONS.values() if v.rfds_folder}
+
+
 def unknown(name: object) -> str:
     """The message for a version name the table does not hold."""
     return f"unknown ACP protocol version {name!r}: known versions are {', '.join(NAMES)}"

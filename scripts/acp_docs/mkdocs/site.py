@@ -48,8 +48,9 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
         champion = literal(f"@{meta['champion']}") if meta.get("champion") else "none yet"
         label = literal(STATUSES.get(rfd.status or "", str(rfd.status)))
         link = quote(f"{prefix}{rfd.docs_path}")
+        about = ", ".join(rfd.versions or protocols.NAMES)
         rows.append(
-            f"| [{literal(rfd.title)}]({link}) | {label} | {'v2' if rfd.v2_only else 'v1, v2'}"
+            f"| [{literal(rfd.title)}]({link}) | {label} | {about}"
             f" | {authors}"
             f" | {champion} | {literal(str(meta.get('created', '')))} |"
         )

@@ -13,7 +13,7 @@ from acp_docs.core.findings import Finding
 from acp_docs.core.repo import Repo
 from acp_docs.markdown.blocks import Heading, headings
 from acp_docs.markdown.fences import front_matter_end
-from acp_docs.rfds.template import CHECK, TEMPLATE_NAME, V2_DIR
+from acp_docs.rfds.template import CHECK, TEMPLATE_NAME
 from acp_docs.schema.source import SchemaSource
 from acp_docs.schema.source import load_all as load_sources
 from acp_docs.sources import filetree
@@ -38,19 +38,23 @@ class Rfd:
         return self.path.stem
 
     @property
-    def v2_only(self) -> bool:
-        """True for an RFD of rfds/v2/: it changes protocol v2 alone."""
-        return self.path.parent.name == V2_DIR
+    def folder(self) -> str | None:
+        """The version folder holding the RFD (`rfds/<folder>/`, a version's `rfds_folder`),
+        or None for an RFD of `rfds/` itself."""
+        parts = self.shown.split("/")
+        if len(parts) == 3 and parts[1] in protocols.folders():
+            return parts[1]
+        return None
 
     @property
     def versions(self) -> tuple[str, ...] | None:
-        """The protocol versions the RFD is about: ("v2",) for rfds/v2/, else None (any)."""
-        return (V2_DIR,) if self.v2_only else None
+        """The protocol versions the RFD is about: its folder's version, else None (any)."""
+        return (protocols.folders()[self.folder],) if self.folder else None
 
     @property
     def docs_path(self) -> str:
         """The path of the page in the site (as the nav names it): its path in the checkout."""
-        return f"rfds/{V2_DIR}/{self.path.name}" if self.v2_only else f"rfds/{self.path.name}"
+        return f"rfds/{self.folder}/{self.path.name}" if self.folder else f"rfds/{self.path.name}"
 
     @property
     def title(self) -> str:
@@ -119,13 +123,13 @@ def load(repo: Repo, path: Path) -> Rfd:
 def _rfd_folders(repo: Repo) -> list[Path]:
     return [
         folder
-        for folder in (repo.rfds_dir, repo.rfds_dir / V2_DIR)
+        for folder in (repo.rfds_dir, *(repo.rfds_dir / name for name in protocols.folders()))
         if folder.is_dir() and not folder.is_symlink()
     ]
 
 
 def rfd_files(repo: Repo) -> list[Path]:
-    """Every RFD source (the template excluded): rfds/*.md, then rfds/v2/*.md, by name.
+    """Every RFD source (the template excluded): rfds/*.md, then each version folder's, by name.
 
     Only regular files inside the checkout whose names are UTF-8; `odd_entries`
     reports the others.
@@ -145,7 +149,7 @@ def rfd_files(repo: Repo) -> list[Path]:
 
 
 def odd_entries(repo: Repo) -> list[Finding]:
-    """An entry of rfds/ or rfds/v2/ that looks like an RFD but is not one a build can read.
+    """An entry of rfds/ (or a version folder of it) that looks like an RFD but cannot be read.
 
     A name that is not UTF-8, or a `*.md` that is a folder, would otherwise be
     skipped in silence.

@@ -48,7 +48,6 @@ from acp_docs.rfds.template import (
     SECTIONS,
     STATUSES,
     TEMPLATE_NAME,
-    V2_DIR,
     nav_group,
     required_sections,
     status_page,
@@ -71,7 +70,6 @@ __all__ = [
     "SECTIONS",
     "STATUSES",
     "TEMPLATE_NAME",
-    "V2_DIR",
     "Revision",
     "Rfd",
     "front_matter_validator",
@@ -221,7 +219,7 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
         places = [e for e in nav if e.file == rfd.docs_path]
         if not places:
             group = STATUSES.get(rfd.status or "", "its status group")
-            where = " > ".join(nav_group(group, rfd.v2_only))
+            where = " > ".join(nav_group(group, rfd.folder))
             out.append(
                 Finding(
                     rfd.shown,
@@ -246,7 +244,7 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
             )
         group = STATUSES.get(rfd.status or "")
         where = places[0]
-        expected = nav_group(group, rfd.v2_only) if group is not None else None
+        expected = nav_group(group, rfd.folder) if group is not None else None
         if expected is not None and where.sections != expected:
             shown = " > ".join(where.sections) or "the top level"
             out.append(
@@ -262,7 +260,7 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
             )
     slugs = Counter(r.slug for r in rfds)
     for rfd in rfds:
-        if slugs[rfd.slug] > 1 and rfd.v2_only:
+        if slugs[rfd.slug] > 1 and rfd.folder:
             out.append(
                 Finding(
                     rfd.shown,

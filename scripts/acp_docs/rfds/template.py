@@ -4,8 +4,6 @@ from __future__ import annotations
 
 CHECK = "rfds"
 TEMPLATE_NAME = "TEMPLATE.md"
-V2_DIR = "v2"
-"""RFDs of protocol v2 only live in rfds/v2/, as upstream keeps them in docs/rfds/v2/."""
 FRONT_MATTER_SCHEMA = "schema/rfd-front-matter.schema.json"
 
 SECTIONS = (
@@ -88,9 +86,10 @@ def status_page(status: str) -> str:
 NAV_SECTION = "RFDs"
 
 
-def nav_group(group: str, v2_only: bool) -> tuple[str, ...]:
-    """The navigation sections that hold an RFD: RFDs > its status group, and > v2 for a v2 RFD.
+def nav_group(group: str, folder: str | None) -> tuple[str, ...]:
+    """The navigation sections that hold an RFD: RFDs > its status group, and > the version's
+    folder for an RFD about one version alone (`rfds/<folder>/`).
 
-    Upstream nests its v2 RFDs the same way, in a "v2" group of the status group.
+    Upstream nests such RFDs the same way, in a group of the status group named like the folder.
     """
-    return (NAV_SECTION, group, V2_DIR) if v2_only else (NAV_SECTION, group)
+    return (NAV_SECTION, group, folder) if folder else (NAV_SECTION, group)

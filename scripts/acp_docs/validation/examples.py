@@ -38,7 +38,6 @@ from acp_docs.markdown.blocks import (
     plain_blocks,
     rendered_blocks,
 )
-from acp_docs.rfds.model import V2_DIR
 from acp_docs.sources import filetree, jsonparse
 from acp_docs.sources.textfile import UnreadableFile, read_text
 from acp_docs.validation.schemaset import DispatchError, SchemaSet, define_method_hint
@@ -54,13 +53,13 @@ DECLARATION_HELP = (
 
 MAX_TITLE = 300
 
-V2_RFDS = f"rfds/{V2_DIR}/"
-"""Where the RFDs of protocol v2 alone live: their examples are v2 unless they say so."""
-
 
 def page_versions(path: str) -> tuple[str, ...] | None:
-    """The protocol versions every example of the page at `path` is about (None: any)."""
-    return ("v2",) if path.startswith(V2_RFDS) else None
+    """The protocol versions every example of the page at `path` is about (None: any): an RFD
+    of `rfds/<folder>/` (a version's `rfds_folder`) is about that version alone."""
+    parts = path.split("/")
+    version = protocols.folders().get(parts[1]) if len(parts) == 3 and parts[0] == "rfds" else None
+    return (version,) if version else None
 
 
 def with_versions(title: str, versions: tuple[str, ...]) -> str:
@@ -154,11 +153,11 @@ class ExampleReport:
 
 
 def rfd_slug(path: str) -> str | None:
-    """The slug of the RFD a file is (`rfds/<slug>.md`, `rfds/v2/<slug>.md`), else None."""
+    """The slug of the RFD a file is (`rfds/<slug>.md`, `rfds/<folder>/<slug>.md`), else None."""
     parts = path.split("/")
     if parts[0] != "rfds" or not parts[-1].endswith(".md") or len(parts) > 3:
         return None
-    if len(parts) == 3 and parts[1] != "v2":
+    if len(parts) == 3 and parts[1] not in protocols.folders():
         return None
     slug = parts[-1][: -len(".md")]
     return None if slug == "TEMPLATE" else slug
