@@ -23,6 +23,7 @@ import pytest
 
 from acp_docs.core import protocols
 from acp_docs.core.protocols import ProtocolVersion
+from acp_docs.core.repo import Repo
 
 from conftest import ROOT, acp, copy_repo, new_rfd, no_traceback, require_tool
 
@@ -168,6 +169,34 @@ def test_the_whole_check_runs_with_the_new_version(
         (made.shown, fence, "examples/invalid-payload")
     ], found
     assert found[0]["message"].startswith(f"[{fake_row.name} {request}]"), found[0]["message"]
+
+
+def test_an_rfd_of_the_new_version_alone_lives_in_its_folder_and_nav_group(
+    checkout: Path, fake_row: ProtocolVersion, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    child = tmp_path / "child"
+    child.mkdir()
+    (child / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(child), os.environ.get("PYTHONPATH", "")])
+    )
+    made = new_rfd(
+        checkout, "fake-version-alone", "Fake version alone", "--protocol", fake_row.name
+    )
+    assert made.shown == f"rfds/{fake_row.rfds_folder}/{made.slug}.md"
+    placed = [e.sections for e in Repo.load(checkout).nav() if e.file == made.shown]
+    assert placed == [("RFDs", "Draft", fake_row.rfds_folder)]
+    _ok(acp(["check", "--only", "rfds", "links"], cwd=checkout))
+
+    # Listed under another group, the RFD of the folder is told where it belongs.
+    config = checkout / "mkdocs.yml"
+    text = config.read_text()
+    config.write_text(text.replace(f"- {fake_row.rfds_folder}:", "- elsewhere:", 1))
+    result = acp(["check", "--only", "rfds", "--format", "json"], cwd=checkout)
+    no_traceback(result)
+    found = json.loads(result.stdout)["findings"]
+    assert [f["rule"] for f in found] == ["rfds/nav-group"], found
+    assert f"RFDs > Draft > {fake_row.rfds_folder}" in found[0]["message"]
 
 
 def test_a_versions_map_without_the_new_version_is_an_error_at_its_line(
