@@ -75,15 +75,28 @@ def _pages() -> list[str]:
 def test_every_page_renders_exactly_as_with_the_original_engine(
     render, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert SuperFencesBlockPreprocessor.reassemble is not renderspeed.ORIGINALS["reassemble"]
+    from acp_docs.core.repo import Repo
+    from acp_docs.markdown.blocks import renderer
+
+    seen = []
+    original = SuperFencesBlockPreprocessor.reassemble
+    monkeypatch.setattr(
+        SuperFencesBlockPreprocessor,
+        "run",
+        lambda self, lines, _run=SuperFencesBlockPreprocessor.run: (
+            seen.append(type(self).reassemble is renderspeed._reassemble) or _run(self, lines)
+        ),
+    )
     pages = _pages()
     fast = [render(text) for text in pages]
     assert fast[0].count(' highlight"') >= 9
-    monkeypatch.setattr(
-        SuperFencesBlockPreprocessor, "reassemble", renderspeed.ORIGINALS["reassemble"]
-    )
-    monkeypatch.setattr(HtmlFormatter, "_create_stylesheet", renderspeed.ORIGINALS["stylesheet"])
-    slow = [render(text) for text in pages]
+    assert seen and all(seen), "the renderer renders with the patch applied"
+    assert SuperFencesBlockPreprocessor.reassemble is original, "and only while it renders"
+    monkeypatch.setattr(renderspeed, "fits", lambda: False)
+    seen.clear()
+    plain = renderer(Repo.load(ROOT).config)
+    slow = [plain(text) for text in pages]
+    assert seen and not any(seen), "a renderer made while the patch does not fit renders without"
     for text, one, other in zip(pages, fast, slow, strict=True):
         assert one == other, text[:80]
 

@@ -275,7 +275,7 @@ def renderer(config: dict[str, Any], plain_code: bool = False) -> Renderer:
 
     from acp_docs.patches import renderspeed
 
-    renderspeed.install()
+    fit = renderspeed.fits()
     try:
         names, options = extensions_of(config)
         if plain_code:
@@ -291,7 +291,8 @@ def renderer(config: dict[str, Any], plain_code: bool = False) -> Renderer:
 
     def render(text: str) -> str:
         engine.reset()
-        out = engine.convert(_without_front_matter(text))
+        with renderspeed.applied(fit):  # for this call only, never for the whole process
+            out = engine.convert(_without_front_matter(text))
         return PLAIN_MARK + out if plain_code else out
 
     return render

@@ -86,25 +86,21 @@ def _create_stylesheet(self: Any) -> None:
     self.class2style = dict(by_class)
 
 
-def _fits() -> bool:
-    # Already applied (by `install`): the targets are ours, and were checked then.
+def fits() -> bool:
+    """True when the targets are as pinned (or already ours); otherwise warn and say no."""
     if SuperFencesBlockPreprocessor.reassemble is _reassemble:
-        return True
+        return True  # applied by an enclosing block, which checked the targets then
     return PATCH.usable()
 
 
 @contextmanager
-def applied() -> Iterator[None]:
-    """Inside the block, the linear reassembly and the shared style sheets (when they fit)."""
+def applied(fit: bool | None = None) -> Iterator[None]:
+    """Inside the block, the linear reassembly and the shared style sheets (when they fit).
+
+    `fit` is what `fits()` said before, for a caller that applies the patch many times.
+    """
     with ExitStack() as stack:
-        if _fits():
+        if fits() if fit is None else fit:
             stack.enter_context(swapped(SuperFencesBlockPreprocessor, "reassemble", _reassemble))
             stack.enter_context(swapped(HtmlFormatter, "_create_stylesheet", _create_stylesheet))
         yield
-
-
-def install() -> None:
-    """Use the linear reassembly and the shared style sheets from now on in this process."""
-    if _fits():
-        SuperFencesBlockPreprocessor.reassemble = _reassemble  # type: ignore[method-assign]
-        HtmlFormatter._create_stylesheet = _create_stylesheet  # type: ignore[method-assign]
