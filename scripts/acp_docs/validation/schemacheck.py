@@ -95,15 +95,26 @@ def _deciding_if(condition: Condition) -> Any:
         if branch in schema:
             yield from validator.descend(instance, schema[branch], schema_path=branch)
 
-    return validators.extend(SafeValidator, validators={"if": if_})
+    def all_of(
+        validator: Any, all_of: Any, instance: Any, schema: Any
+    ) -> Iterator[ValidationError]:
+        # An item that is only `if` and `then` (a discriminated union's case) yields
+        # nothing when its `if` fails: it is skipped without descending into it.
+        for index, item in enumerate(all_of):
+            case = isinstance(item, dict) and item.keys() == {"if", "then"}
+            if not case or condition(item["if"], instance):
+                yield from validator.descend(instance, item, schema_path=index)
+
+    return validators.extend(SafeValidator, validators={"if": if_, "allOf": all_of})
 
 
 def validator(schema: dict[str, Any], condition: Condition | None = None) -> Any:
     """A validator of `schema` that never retrieves a reference.
 
     `condition(if_schema, instance)`, when given, decides each `if` in place of
-    a copy of the validator: it must give the same answer, only faster (the
-    errors are jsonschema's own: only the decision is made elsewhere).
+    a copy of the validator: it must give the same answer, only faster. The
+    errors are jsonschema's own; an `allOf` item that is only `if` and `then`
+    whose `if` fails is skipped, as it yields no error.
     """
     cls = SafeValidator if condition is None else _deciding_if(condition)
     return cls(schema, registry=NO_RETRIEVAL)

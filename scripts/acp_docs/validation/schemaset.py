@@ -11,6 +11,7 @@ validity, but they are most often typos.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,9 @@ from acp_docs.sources import pointer as ptr
 from acp_docs.validation import decide, explain, receiver, schemacheck, unknownprops
 from acp_docs.validation.explain import Problem
 from acp_docs.validation.receiver import Verdict
+
+MAX_REMEMBERED = 4096
+"""Outcomes kept for payloads seen again (docs repeat them across versions and tabs)."""
 
 __all__ = ["DispatchError", "Outcome", "Problem", "SchemaSet", "define_method_hint"]
 
@@ -110,6 +114,7 @@ class SchemaSet:
     _explainers: dict[tuple[str, str], Any] = field(default_factory=dict)
     _methods: dict[str, dict[str, list[tuple[str, dict[str, Any]]]]] = field(default_factory=dict)
     _finders: dict[str, unknownprops.Finder] = field(default_factory=dict)
+    _outcomes: dict[tuple[str, str, str, str], Outcome] = field(default_factory=dict)
     problems: tuple[Finding, ...] = ()
     """What kept a source, or its change in one version, out of the merge (see
     `merge.assemble`); the schema check reports them."""
@@ -242,8 +247,23 @@ class SchemaSet:
         """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`.
 
         An invalid payload's outcome also says what a receiver does with it; every
-        outcome lists the members no schema names (`unknown`).
+        outcome lists the members no schema names (`unknown`). An outcome is a
+        function of its arguments alone, so the same payload (the same JSON, its
+        members in the same order) is checked once.
         """
+        try:
+            key = (protocol, name, prefix, json.dumps(payload, allow_nan=True))
+        except (TypeError, ValueError, RecursionError):
+            return self._check(protocol, name, payload, prefix)
+        outcome = self._outcomes.get(key)
+        if outcome is None:
+            outcome = self._check(protocol, name, payload, prefix)
+            if len(self._outcomes) >= MAX_REMEMBERED:
+                self._outcomes.clear()
+            self._outcomes[key] = outcome
+        return outcome
+
+    def _check(self, protocol: str, name: str, payload: Any, prefix: str) -> Outcome:
         unknown = self.unknown(protocol, name, payload, prefix)
         if self.is_valid(protocol, name, payload):
             return Outcome(protocol, name, (), unknown=unknown)
