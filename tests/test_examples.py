@@ -55,6 +55,16 @@ def test_malformed_json_is_reported_with_its_line_and_column(schemas, render) ->
     assert _messages(text, schemas, render) == ["5:20: malformed JSON: Expecting value"]
 
 
+def test_a_duplicate_key_is_reported_at_the_duplicate_not_the_first_copy(schemas, render) -> None:
+    text = (
+        '# P\n\n```json title="PromptSuggestion (v1)"\n{\n  "text": "a",\n'
+        '  "_meta": {},\n  "text": "b"\n}\n```\n'
+    )
+    assert _messages(text, schemas, render) == [
+        "7:3: duplicate key 'text': parsers disagree on which one wins"
+    ]
+
+
 def test_undeclared_block_and_passing_counter_example_are_reported(schemas, render) -> None:
     text = (
         '```json\n{ "a": 1 }\n```\n\n'
