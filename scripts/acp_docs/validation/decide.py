@@ -33,8 +33,8 @@ class SchemaRefused(UsageError):
     """A schema jsonschema-rs will not compile: a reference leaving it, a bad pattern or keyword."""
 
 
-def _compiling(build: Callable[[Callable[[str], Any]], Validator]) -> Validator:
-    """Run `build(retrieve)`, turning its failure into a SchemaRefused that says why."""
+def _compiling(build: Callable[[Callable[[str], Any]], Any]) -> Any:
+    """Run `build(retrieve)` (a registry or a validator), a failure a SchemaRefused saying why."""
     refused: list[str] = []
 
     def retrieve(uri: str) -> Any:
@@ -74,6 +74,14 @@ def _absolute(node: Any, uri: str) -> Any:
     return out
 
 
+def _own_uri(document: Any) -> str | None:
+    """The absolute URI a document's `$id` gives it (without an empty fragment), or None."""
+    own = document.get("$id") if isinstance(document, dict) else None
+    if not isinstance(own, str) or ":" not in own.split("/", 1)[0]:
+        return None
+    return own.removesuffix("#")
+
+
 class Decider:
     """Yes-or-no checks of the subschemas of some documents, each compiled once, on first use.
 
@@ -84,13 +92,16 @@ class Decider:
     """
 
     def __init__(self, documents: Mapping[str, Any]) -> None:
-        try:
-            self._registry = jsonschema_rs.Registry(list(documents.items()))
-        except ValueError as exc:
-            raise SchemaRefused(f"not a schema this tool can check: {exc}") from None
-        self._home = next(iter(documents))
+        # A document that names itself with an absolute `$id` is registered under it,
+        # so that the references of the resources it embeds resolve as it means.
+        self.uris = {uri: _own_uri(document) or uri for uri, document in documents.items()}
+        resources = [(self.uris[uri], document) for uri, document in documents.items()]
+        self._registry = _compiling(
+            lambda retrieve: jsonschema_rs.Registry(resources, retriever=retrieve)
+        )
+        self._home = resources[0][0]
         self._places: dict[int, tuple[Any, str]] = {}
-        for uri, document in documents.items():
+        for uri, document in resources:
             for where, node in ptr.nodes(document):
                 self._places.setdefault(id(node), (node, uri + ptr.fragment(where)))
         self._compiled: dict[str, Validator] = {}
@@ -98,8 +109,7 @@ class Decider:
 
     def at(self, uri: str, where: str) -> Validator:
         """The check of the subschema at pointer `where` of the document registered as `uri`."""
-        target = uri + ptr.fragment(where)
-        return self._ref(target)
+        return self._ref(self.uris.get(uri, uri) + ptr.fragment(where))
 
     def _ref(self, target: str) -> Validator:
         check = self._compiled.get(target)
