@@ -468,7 +468,7 @@ def test_a_fixture_and_validate_report_unknown_members_too(repo_copy: Path) -> N
         (
             1,
             "examples",
-            "fixtures/unknown-property",
+            "examples/fixture-unknown-property",
             "[v2 SessionUpdate] /titel: no property 'titel' here; did you mean 'title'?",
         )
     ]
