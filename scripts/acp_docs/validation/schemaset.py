@@ -19,7 +19,7 @@ from typing import Any
 from acp_docs.core import protocols
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.schema import changes, merge, source
+from acp_docs.schema import merge, messages, source
 from acp_docs.sources import pointer as ptr
 from acp_docs.validation import decide, explain, receiver, schemacheck, unknownprops
 from acp_docs.validation.explain import Problem
@@ -86,7 +86,7 @@ def define_method_hint(method: str, kind: str, source: str | None, exists: bool)
     """
     unions = " or ".join(
         f"{union.definition} (x-side: {union.side})"
-        for union in changes.MESSAGE_UNIONS.values()
+        for union in messages.MESSAGE_UNIONS.values()
         if union.kind == kind
     )
     what = (
