@@ -77,13 +77,3 @@ def test_fragments_are_pointers_after_the_hash() -> None:
     assert ptr.from_fragment("#/$defs/a~1b") == "/$defs/a~1b"
     with pytest.raises(ptr.PointerError):
         ptr.from_fragment("https://example.com/schema")
-
-
-def test_schema_problems_are_located_by_escaped_pointers() -> None:
-    from acp_docs.validation import schemacheck
-
-    schema = {"$defs": {"a/b": {"$ref": "https://example.com/x"}, "c~d": {"pattern": "(?=x)"}}}
-    found = dict(schemacheck.problems(schema))
-    assert set(found) == {"/$defs/a~1b", "/$defs/c~0d"}
-    assert "leaves the document" in found["/$defs/a~1b"]
-    assert "lookaround" in found["/$defs/c~0d"]

@@ -135,14 +135,17 @@ def _message(error: ValidationError) -> str:
 
 def explain(
     validator: Any, payload: Any, prefix: str = ""
-) -> list[tuple[Problem, tuple[Any, ...]]]:
-    """Each distinct reason `validator` (python-jsonschema) rejects `payload`, with its path.
+) -> tuple[tuple[Problem, ...], list[tuple[Any, ...]]]:
+    """Why `validator` (python-jsonschema) rejects `payload`: each distinct problem, each place.
 
-    Pointers start with `prefix`; the path is the place in `payload` itself.
+    Pointers start with `prefix`; the places are paths in `payload` itself, one
+    for each reason found (a receiver's verdict looks at every one).
     """
-    found: dict[Problem, tuple[Any, ...]] = {}
+    problems: list[Problem] = []
+    places: list[tuple[Any, ...]] = []
     for error in validator.iter_errors(payload):
         for cause in _relevant(error):
             place = tuple(cause.absolute_path)
-            found.setdefault(Problem(prefix + ptr.format(place), _message(cause)), place)
-    return list(found.items())
+            problems.append(Problem(prefix + ptr.format(place), _message(cause)))
+            places.append(place)
+    return tuple(dict.fromkeys(problems)), places

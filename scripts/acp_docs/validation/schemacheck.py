@@ -49,8 +49,8 @@ def pattern_problem(pattern: str) -> str | None:
         decide.compile({"pattern": pattern})
     except decide.SchemaRefused:
         return (
-            f"pattern {pattern!r} cannot run on a linear-time regular expression engine:"
-            " no lookaround or backreferences"
+            f"pattern {pattern!r} is not a regular expression the linear-time `regex` engine"
+            " runs (ECMA-262 syntax, no lookaround or backreferences)"
         )
     return None
 

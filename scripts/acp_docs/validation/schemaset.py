@@ -267,12 +267,10 @@ class SchemaSet:
         unknown = self.unknown(protocol, name, payload, prefix)
         if self.is_valid(protocol, name, payload):
             return Outcome(protocol, name, (), unknown=unknown)
-        explained = explain.explain(self.validator(protocol, name), payload, prefix)
-        unique = tuple(problem for problem, _path in explained)
+        unique, paths = explain.explain(self.validator(protocol, name), payload, prefix)
         if not unique:
             return Outcome(protocol, name, unique, unknown=unknown)
         defs = self._defs(protocol)
-        paths = [path for _problem, path in explained]
         verdict = receiver.classify(defs[name], defs, payload, paths, self._condition(protocol))
         if verdict.kept and prefix:
             verdict = receiver.Verdict(True, tuple((*ptr.parse(prefix), *d) for d in verdict.drops))
