@@ -14,7 +14,7 @@ When the answer is no, python-jsonschema says why (`acp_docs.validation.explain`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import jsonschema_rs
@@ -88,10 +88,11 @@ class Decider:
     The documents are registered once, by URI; a subschema is checked through a
     `$ref` to its place (`urn:...#/$defs/X/anyOf/2`), so its own references
     resolve in its document. A subschema is found by identity: pass the very
-    objects the documents hold. The documents must not change afterwards.
+    objects the documents hold (of the documents `indexed` names; all when it
+    names none). The documents must not change afterwards.
     """
 
-    def __init__(self, documents: Mapping[str, Any]) -> None:
+    def __init__(self, documents: Mapping[str, Any], indexed: Collection[str] = ()) -> None:
         # A document that names itself with an absolute `$id` is registered under it,
         # so that the references of the resources it embeds resolve as it means.
         self.uris = {uri: _own_uri(document) or uri for uri, document in documents.items()}
@@ -101,9 +102,11 @@ class Decider:
         )
         self._home = resources[0][0]
         self._places: dict[int, tuple[Any, str]] = {}
-        for uri, document in resources:
+        for uri, document in documents.items():
+            if indexed and uri not in indexed:
+                continue
             for where, node in ptr.nodes(document):
-                self._places.setdefault(id(node), (node, uri + ptr.fragment(where)))
+                self._places.setdefault(id(node), (node, self.uris[uri] + ptr.fragment(where)))
         self._compiled: dict[str, Validator] = {}
         self._foreign: dict[str, Validator] = {}
 

@@ -188,7 +188,8 @@ class SchemaSet:
                 {
                     self._explained(protocol): explained,
                     self._published(protocol): self.schemas[protocol],
-                }
+                },
+                indexed={self._explained(protocol)},
             )
             self._deciders[protocol] = decider
         return decider
