@@ -17,7 +17,10 @@ class PointerError(ValueError):
 
 def escape(token: Any) -> str:
     """One reference token: `a/b~c` -> `a~1b~0c` (`~` first, so `~1` stays two characters)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" not in text and "/" not in text:
+        return text
+    return text.replace("~", "~0").replace("/", "~1")
 
 
 def unescape(token: str) -> str:
