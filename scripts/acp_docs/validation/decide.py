@@ -49,7 +49,9 @@ def _compiling(build: Callable[[Callable[[str], Any]], Any]) -> Any:
                 f"$ref {refused[0]!r} leaves the document; nothing is retrieved"
             ) from None
         reason = getattr(exc, "message", None) or str(exc).splitlines()[0]
-        raise SchemaRefused(f"not a schema this tool can check: {reason}") from None
+        place = getattr(exc, "instance_path", None)
+        where = f" at {ptr.format(place)}" if place else ""
+        raise SchemaRefused(f"not a schema this tool can check{where}: {reason}") from None
 
 
 def compile(schema: Any) -> Validator:

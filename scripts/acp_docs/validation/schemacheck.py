@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
+import jsonschema_rs
 import re2
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
@@ -121,8 +122,14 @@ def validator(schema: dict[str, Any], condition: Condition | None = None) -> Any
 
 
 def problems(schema: Any) -> list[tuple[str, str]]:
-    """(pointer, reason) for each `$ref` that leaves the document and each non-RE2 pattern."""
+    """(pointer, reason) for what no check can run: a `$ref` that leaves the document, a
+    pattern a linear engine cannot run, a value that is not JSON Schema 2020-12."""
     found = []
+    if isinstance(schema, dict | bool):
+        try:
+            jsonschema_rs.meta.validate(schema)
+        except jsonschema_rs.ValidationError as exc:
+            found.append((ptr.format(exc.instance_path), f"not JSON Schema 2020-12: {exc.message}"))
     for where, node in ptr.nodes(schema):
         ref = node.get("$ref")
         if isinstance(ref, str) and not ref.startswith("#"):
