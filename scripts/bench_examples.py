@@ -92,7 +92,8 @@ def main() -> int:
         shutil.copy(ROOT / "mkdocs.yml", repo / "mkdocs.yml")
         shutil.copytree(ROOT / "schema", repo / "schema")
         (repo / "node_modules").symlink_to(ROOT / "node_modules")
-        (repo / "docs").mkdir()
+        # mkdocs.yml names the site's stylesheets and scripts: they must exist.
+        shutil.copytree(ROOT / "docs" / "assets", repo / "docs" / "assets")
         blocks, checks = write_corpus(repo / "docs", args.files, args.blocks_per_file)
         command = [str(Path(sys.executable).parent / "acp-docs"), "examples", "docs"]
         times = []

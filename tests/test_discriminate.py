@@ -1,4 +1,4 @@
-"""The validation-only union rewrite gives the same verdict as the merged schema itself."""
+"""The explain-side union rewrite and the jsonschema-rs decision agree with the merged schema."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from acp_docs.core import protocols
-from acp_docs.validation.discriminate import discriminate
+from acp_docs.validation.explain import discriminate
 from acp_docs.validation.payloads import fixture_definition
 
 from conftest import ROOT
@@ -80,7 +80,7 @@ def test_non_discriminated_unions_are_left_alone() -> None:
 
 
 @pytest.mark.parametrize("protocol", protocols.NAMES)
-def test_the_compiled_yes_or_no_check_agrees_with_jsonschema(schemas, protocol: str) -> None:
+def test_the_deciding_check_agrees_with_python_jsonschema(schemas, protocol: str) -> None:
     defs = schemas.definitions(protocol)
     cases = _cases(protocol)
     cases += [(name, None) for name in defs] + [(name, {}) for name in defs]
@@ -109,7 +109,7 @@ def _described(errors: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize("protocol", protocols.NAMES)
-def test_errors_are_those_of_jsonschema_when_the_compiled_check_decides_each_if(
+def test_errors_are_those_of_jsonschema_when_jsonschema_rs_decides_each_if(
     schemas, protocol: str
 ) -> None:
     compared = 0
@@ -123,14 +123,14 @@ def test_errors_are_those_of_jsonschema_when_the_compiled_check_decides_each_if(
     assert compared > 50
 
 
-def test_the_compiled_check_follows_json_equality_and_types() -> None:
-    from acp_docs.validation.fastvalid import Compiler
+def test_the_deciding_check_follows_json_equality_and_types() -> None:
+    from acp_docs.validation import decide
 
-    compiler = Compiler({}, lambda schema: lambda value: False)
-    one = compiler.compile({"const": 1})
-    assert one(1) and one(1.0) and not one(True) and not one("1")
-    integer = compiler.compile({"type": "integer", "minimum": 0})
-    assert integer(0) and integer(2.0) and not integer(-1) and not integer(False)
-    assert not integer(1.5)
-    unknown = compiler.compile({"dependentRequired": {"a": ["b"]}})
-    assert unknown({"a": 1}) is False, "an unknown keyword goes to the fallback"
+    one = decide.compile({"const": 1})
+    assert one.is_valid(1) and one.is_valid(1.0)
+    assert not one.is_valid(True) and not one.is_valid("1")
+    integer = decide.compile({"type": "integer", "minimum": 0})
+    assert integer.is_valid(0) and integer.is_valid(2.0)
+    assert not integer.is_valid(-1) and not integer.is_valid(False) and not integer.is_valid(1.5)
+    dependent = decide.compile({"dependentRequired": {"a": ["b"]}})
+    assert not dependent.is_valid({"a": 1}) and dependent.is_valid({"a": 1, "b": 2})

@@ -56,6 +56,16 @@ def test_malformed_json_is_reported_with_its_line_and_column(schemas, render) ->
     assert _messages(text, schemas, render) == ["5:20: malformed JSON: Expecting value"]
 
 
+def test_a_duplicate_key_is_reported_at_the_duplicate_not_the_first_copy(schemas, render) -> None:
+    text = (
+        '# P\n\n```json title="PromptSuggestion (v1)"\n{\n  "text": "a",\n'
+        '  "_meta": {},\n  "text": "b"\n}\n```\n'
+    )
+    assert _messages(text, schemas, render) == [
+        "7:3: duplicate key 'text': parsers disagree on which one wins"
+    ]
+
+
 def test_undeclared_block_and_passing_counter_example_are_reported(schemas, render) -> None:
     text = (
         '```json\n{ "a": 1 }\n```\n\n'
@@ -233,15 +243,25 @@ def test_a_receiver_drops_annotated_values_and_rejects_the_rest(schemas) -> None
 
 
 @pytest.mark.parametrize(
-    ("source", "target", "says"),
+    ("source", "target", "says", "rule"),
     [
-        ("lenient/SessionUpdate.meta-not-an-object.json", "valid", "is not of type"),
-        ("lenient/SessionUpdate.meta-not-an-object.json", "invalid", "move it to lenient/"),
-        ("invalid/SessionUpdate.suggestions-null.json", "lenient", "move it to invalid/"),
+        ("lenient/SessionUpdate.meta-not-an-object.json", "valid", "is not of type", "invalid"),
+        (
+            "lenient/SessionUpdate.meta-not-an-object.json",
+            "invalid",
+            "move it to lenient/",
+            "misfiled",
+        ),
+        (
+            "invalid/SessionUpdate.suggestions-null.json",
+            "lenient",
+            "move it to invalid/",
+            "misfiled",
+        ),
     ],
 )
 def test_a_misfiled_fixture_is_a_finding(
-    schemas, repo_copy: Path, source: str, target: str, says: str
+    schemas, repo_copy: Path, source: str, target: str, says: str, rule: str
 ) -> None:
     folder = repo_copy / "schema" / "examples" / "v2"
     name = source.split("/")[1]
@@ -249,6 +269,8 @@ def test_a_misfiled_fixture_is_a_finding(
     findings = check_fixtures(repo_copy, schemas)
     assert [f.path for f in findings] == [f"schema/examples/v2/{target}/{name}"]
     assert says in findings[0].message
+    # A fixture's finding is the `examples` check's, and so is its rule id.
+    assert (findings[0].check, findings[0].rule_id) == ("examples", f"examples/fixture-{rule}")
 
 
 def test_counter_examples_say_what_a_receiver_does(schemas, render) -> None:

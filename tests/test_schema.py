@@ -255,6 +255,11 @@ def test_schema_generate_restores_a_fragment_and_removes_a_stale_one(repo_copy: 
             "    fields: PromptSuggestionUpdate\n",
             "names no definition",
         ),
+        (
+            "        minLength: 1\n",
+            '        minLength: "one"\n',
+            'not JSON Schema 2020-12: "one" is not of type "integer"',
+        ),
     ],
 )
 def test_a_broken_source_is_a_clear_error_at_its_line(

@@ -21,7 +21,7 @@ from acp_docs.core.findings import Finding
 from acp_docs.reporters import Report
 from acp_docs.reporters import page as page_report
 from acp_docs.reporters import text as text_report
-from acp_docs.schema import changes, fragments, scaffold, source
+from acp_docs.schema import changes, fragments, messages, scaffold, source
 from acp_docs.validation.examples import check_text
 from acp_docs.validation.payloads import check_fixtures
 
@@ -468,7 +468,7 @@ def test_a_fixture_and_validate_report_unknown_members_too(repo_copy: Path) -> N
         (
             1,
             "examples",
-            "fixtures/unknown-property",
+            "examples/fixture-unknown-property",
             "[v2 SessionUpdate] /titel: no property 'titel' here; did you mean 'title'?",
         )
     ]
@@ -604,18 +604,18 @@ def test_the_message_unions_are_where_the_table_says(version: str, channel: str)
     )
     defs = base["$defs"]
     placed: dict[str, str] = {}
-    for union in changes.MESSAGE_UNIONS.values():
-        members = changes.message_members(defs[union.definition], union)
+    for union in messages.MESSAGE_UNIONS.values():
+        members = messages.message_members(defs[union.definition], union)
         assert members, union.definition
-        for name in changes.member_refs(members):
+        for name in messages.member_refs(members):
             placed[name] = union.definition
             if not name.startswith("Ext"):
                 assert name.endswith(union.kind), (union.definition, name)
                 assert defs[name]["x-side"] == union.side, (union.definition, name)
     for name, definition in defs.items():
-        kind = changes.message_kind(name)
+        kind = messages.message_kind(name)
         side = definition.get("x-side")
-        expected = changes.message_union(kind, side) if kind and side else None
+        expected = messages.message_union(kind, side) if kind and side else None
         if expected is not None:
             assert placed.get(name) == expected.definition, name
 

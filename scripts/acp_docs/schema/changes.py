@@ -29,6 +29,9 @@ from typing import Any
 
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.protocols import ProtocolVersion, Union
+from acp_docs.schema import patch
+from acp_docs.schema.messages import MESSAGE_UNIONS, member_refs, message_members
+from acp_docs.sources import pointer as ptr
 
 SPECS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "add-variant": (frozenset({"union", "tag", "fields"}), frozenset({"description"})),
@@ -46,63 +49,6 @@ PATCH_OPS = frozenset({"test", "add", "replace", "remove"})
 
 STRING_KEYS = ("union", "tag", "fields", "scope", "property", "definition", "path", "description")
 """The keys whose value must be a string (`schema` is a mapping, `value` any JSON)."""
-
-
-@dataclass(frozen=True)
-class MessageUnion:
-    """A union of the messages one side sends, such as `ClientRequest`.
-
-    `members` is where its list of `{title, allOf: [{$ref}]}` members sits in the
-    definition; `kind` is the suffix of its members' names (`Request`, ...);
-    `side` is the `x-side` of its members: the side that handles them.
-    """
-
-    definition: str
-    members: tuple[str | int, ...]
-    kind: str
-    side: str
-
-    def says(self) -> str:
-        """What the union holds, for a reader: `the requests the Client sends to the Agent`."""
-        sender = "Client" if self.definition.startswith("Client") else "Agent"
-        other = "Agent" if sender == "Client" else "Client"
-        if self.kind == "Response":
-            return f"the {sender}'s responses, whose x-side is {self.side}"
-        return (
-            f"the {self.kind.lower()}s the {sender} sends to the {other}, whose x-side is"
-            f" {self.side}"
-        )
-
-
-_PARAMS = ("properties", "params", "anyOf", 0, "anyOf")
-_RESULT = ("anyOf", 0, "properties", "result", "anyOf")
-MESSAGE_UNIONS: dict[str, MessageUnion] = {
-    union.definition: union
-    for union in (
-        MessageUnion("ClientRequest", _PARAMS, "Request", "agent"),
-        MessageUnion("AgentResponse", _RESULT, "Response", "agent"),
-        MessageUnion("ClientNotification", _PARAMS, "Notification", "agent"),
-        MessageUnion("AgentRequest", _PARAMS, "Request", "client"),
-        MessageUnion("ClientResponse", _RESULT, "Response", "client"),
-        MessageUnion("AgentNotification", _PARAMS, "Notification", "client"),
-    )
-}
-"""The message unions of the published schemas, the same in every version (a test checks
-each against the pinned schemas). `x-side` is the side that implements the method: a
-request the Client sends (`ClientRequest`) is a method of the Agent, so its `x-side` is
-`agent`, and so is that of the Agent's response to it (in `AgentResponse`)."""
-
-MESSAGE_KINDS = ("Request", "Response", "Notification")
-
-
-def message_kind(name: str) -> str | None:
-    """`Request`, `Response` or `Notification` for a definition named like a message."""
-    return next((kind for kind in MESSAGE_KINDS if name.endswith(kind) and name != kind), None)
-
-
-def message_union(kind: str, side: str) -> MessageUnion | None:
-    """The union a message of `kind` handled by `side` belongs in (None for other sides)."""
-    return next((u for u in MESSAGE_UNIONS.values() if u.kind == kind and u.side == side), None)
 
 
 class MergeRefused(UsageError):
@@ -220,15 +166,10 @@ def version_problem(change: Change, version: ProtocolVersion) -> tuple[str, str]
 
 
 def _pointer(change: Change) -> list[str]:
-    path = change.args["path"]
-    if not path.startswith("/$defs/") or path == "/$defs/":
-        raise LocatedError(
-            change.shown,
-            change.line_of("path"),
-            1,
-            f"JSON Patch paths must point under /$defs/, not {path!r}",
-        )
-    return [part.replace("~1", "/").replace("~0", "~") for part in path[1:].split("/")]
+    try:
+        return patch.path_parts(change.args["path"])
+    except patch.PatchFailed as exc:
+        raise LocatedError(change.shown, change.line_of("path"), 1, str(exc)) from None
 
 
 def place(change: Change, version: ProtocolVersion) -> tuple[str, ...]:
@@ -258,6 +199,11 @@ def show_place(parts: tuple[str, ...]) -> str:
     return "/".join(parts)
 
 
+def _ref(name: str) -> str:
+    """The `$ref` to a definition: `#/$defs/<name>`, escaped."""
+    return ptr.fragment(ptr.format(("$defs", name)))
+
+
 def _tag_of(branch: Any, discriminator: str) -> Any:
     if not isinstance(branch, dict):
         return None
@@ -279,7 +225,7 @@ def variant_branch(union: Union, tag: str, fields: str, description: str | None)
     match = tag_match(union, tag)
     branch: dict[str, Any] = {"description": description} if description else {}
     branch.update(match)
-    branch["allOf"] = [{"$ref": f"#/$defs/{fields}"}]
+    branch["allOf"] = [{"$ref": _ref(fields)}]
     return branch
 
 
@@ -331,28 +277,6 @@ def _add_property(defs: dict[str, Any], definition: str, change: Change) -> None
     props[name] = copy.deepcopy(change.args["schema"])
 
 
-def message_members(definition: Any, union: MessageUnion) -> list[Any] | None:
-    """The list of members of a message union's definition (None when it is not there)."""
-    node = definition
-    for part in union.members:
-        if isinstance(part, int):
-            node = node[part] if isinstance(node, list) and part < len(node) else None
-        else:
-            node = node.get(part) if isinstance(node, dict) else None
-    return node if isinstance(node, list) else None
-
-
-def member_refs(members: list[Any]) -> list[str]:
-    """The definition each member of a message union refers to."""
-    out = []
-    for member in members:
-        every = member.get("allOf") if isinstance(member, dict) else None
-        ref = every[0].get("$ref") if isinstance(every, list) and every else None
-        if isinstance(ref, str) and isinstance(every[0], dict):
-            out.append(ref.removeprefix("#/$defs/"))
-    return out
-
-
 def _add_message(defs: dict[str, Any], change: Change) -> None:
     args = change.args
     union = MESSAGE_UNIONS[args["union"]]
@@ -369,54 +293,11 @@ def _add_message(defs: dict[str, Any], change: Change) -> None:
     member: dict[str, Any] = {"title": name}
     if args.get("description"):
         member["description"] = args["description"]
-    member["allOf"] = [{"$ref": f"#/$defs/{name}"}]
+    member["allOf"] = [{"$ref": _ref(name)}]
     # The extension catch-all (ExtRequest, ...) stays last, as upstream keeps it.
     refs = member_refs(members)
     last_is_ext = bool(refs) and len(refs) == len(members) and refs[-1].startswith("Ext")
     members.insert(len(members) - 1 if last_is_ext else len(members), member)
-
-
-def _parent(doc: Any, parts: list[str], change: Change) -> tuple[Any, str]:
-    node = doc
-    for part in parts[:-1]:
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            raise MergeRefused(f"{change.args['path']} does not exist in the base")
-    return node, parts[-1]
-
-
-def _patch(merged: dict[str, Any], change: Change) -> None:
-    parts = _pointer(change)
-    parent, last = _parent(merged, parts, change)
-    op, path = change.op, change.args["path"]
-    exists = (isinstance(parent, dict) and last in parent) or (
-        isinstance(parent, list) and last.isdigit() and int(last) < len(parent)
-    )
-    key: Any = int(last) if isinstance(parent, list) and last.isdigit() else last
-    if op == "test":
-        if not exists or parent[key] != change.args["value"]:
-            raise MergeRefused(f"test failed at {path}: the base has changed")
-    elif op == "add":
-        if isinstance(parent, list):
-            if last == "-":
-                parent.append(copy.deepcopy(change.args["value"]))
-            elif last.isdigit() and int(last) <= len(parent):
-                parent.insert(int(last), copy.deepcopy(change.args["value"]))
-            else:
-                raise MergeRefused(f"cannot add at {path}")
-        elif isinstance(parent, dict):
-            parent[last] = copy.deepcopy(change.args["value"])
-        else:
-            raise MergeRefused(f"cannot add at {path}")
-    elif not exists:
-        raise MergeRefused(f"{path} does not exist in the base")
-    elif op == "replace":
-        parent[key] = copy.deepcopy(change.args["value"])
-    else:
-        del parent[key]
 
 
 def apply(merged: dict[str, Any], change: Change, version: ProtocolVersion) -> None:
@@ -433,7 +314,10 @@ def apply(merged: dict[str, Any], change: Change, version: ProtocolVersion) -> N
         elif change.op == "add-message":
             _add_message(defs, change)
         else:
-            _patch(merged, change)
+            patch.apply(merged, change.op, change.args["path"], change.args.get("value"))
+    except patch.PatchFailed as exc:
+        line = change.line_of("path")
+        raise MergeRefused(str(exc), change.shown, line) from None
     except MergeRefused as exc:
         line = change.line_of(PRIMARY.get(change.op, "path"))
         raise MergeRefused(exc.reason, change.shown, line) from None

@@ -19,6 +19,7 @@ from acp_docs.schema import changes
 from acp_docs.schema import source as source_module
 from acp_docs.schema.source import SchemaSource
 from acp_docs.sources import jsonfmt
+from acp_docs.sources import pointer as ptr
 from acp_docs.sources.textfile import read_text, write_atomic
 from acp_docs.validation import schemacheck
 
@@ -75,7 +76,7 @@ def contribution(source: SchemaSource, version: str) -> Contribution:
     resolved = source.resolve(version)
     for name, definition in resolved.definitions.items():
         for where, reason in schemacheck.problems(definition):
-            raise source.error(f"/definitions/{name}{where}", reason)
+            raise source.error(ptr.format(("definitions", name)) + where, reason)
     for pointer, raw in resolved.changes:
         for where, reason in schemacheck.problems(raw):
             raise source.error(f"{pointer}{where}", reason)
@@ -89,11 +90,11 @@ def contribution(source: SchemaSource, version: str) -> Contribution:
             raw,
             source.shown,
             source.line(pointer),
-            {key: source.line(f"{pointer}/{key}") for key in raw},
+            {key: source.line(ptr.child(pointer, key)) for key in raw},
         )
         for pointer, raw in raws
     )
-    lines = {name: source.line(f"/definitions/{name}") for name in definitions}
+    lines = {name: source.line(ptr.format(("definitions", name))) for name in definitions}
     return Contribution(
         source.slug, version, source.shown, definitions, parsed, source.channel, lines
     )

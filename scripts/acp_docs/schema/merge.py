@@ -25,11 +25,12 @@ from acp_docs.core import memo, protocols
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.core.protocols import ProtocolVersion
-from acp_docs.schema import changes, fragments
+from acp_docs.schema import changes, fragments, reachable
 from acp_docs.schema import source as source_module
 from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.fragments import Contribution
 from acp_docs.schema.source import SchemaSource
+from acp_docs.sources import pointer as ptr
 from acp_docs.sources.textfile import load_json
 from acp_docs.validation import schemacheck
 
@@ -181,13 +182,24 @@ def _refs(node: Any) -> Iterator[str]:
             stack.extend(item)
 
 
+def _definition_named(ref: str) -> str | None:
+    """The definition `#/$defs/<Name>` names (`~0`, `~1` unescaped); None for any other ref."""
+    if not ref.startswith("#/"):
+        return None
+    try:
+        parts = ptr.parse(ptr.from_fragment(ref))
+    except ptr.PointerError:
+        return None
+    return parts[1] if len(parts) == 2 and parts[0] == "$defs" else None
+
+
 def _refuse_dangling(made: Contribution, merged_defs: dict[str, Any]) -> None:
     items = [(d, made.line_of(name)) for name, d in made.definitions.items()]
     items += [(c.args, c.line) for c in made.changes]
     for item, line in items:
         for ref in _refs(item):
-            name = ref.removeprefix("#/$defs/")
-            if not ref.startswith("#/$defs/") or "/" in name:
+            name = _definition_named(ref)
+            if name is None:
                 raise MergeRefused(
                     f"$ref {ref!r} leaves the schema; only #/$defs/<Name> is allowed"
                     " (nothing is ever retrieved)",
@@ -307,109 +319,10 @@ def _assemble(root: Path, sources: Sequence[SchemaSource], meta_check: bool) -> 
                 made.remove(culprit)
         schemas[version.name] = result
         for contribution in made:
-            for line, message in message_problems(contribution, result["$defs"]):
+            for line, message in reachable.message_problems(contribution, result["$defs"]):
                 record(contribution.shown, line, message, "schema/message", version.name)
     problems = []
     for (path, line, template, rule), versions in found.items():
         message = source_module.versioned(template, versions, targets.get(path, set()))
         problems.append(Finding(path, line, 1, fragments.CHECK, message, rule))
     return Assembly(schemas, tuple(sorted(set(problems))))
-
-
-def message_problems(made: Contribution, defs: dict[str, Any]) -> list[tuple[int, str]]:
-    """(line, message) for each new definition named like a message that no message reaches.
-
-    A definition whose name ends in `Request`, `Response` or `Notification` is a
-    message type: it needs `x-method` and `x-side`, and an `add-message` change
-    (or JSON Patch) that puts it in the union of its kind and side, such as
-    `ClientRequest` for a request the Agent handles; a request or notification
-    needs a method no other one of its kind has.
-    """
-    out: list[tuple[int, str]] = []
-    sides = {d.get("x-side") for d in defs.values() if isinstance(d, dict)} - {None}
-    for name, definition in made.definitions.items():
-        kind = changes.message_kind(name)
-        if kind is None or not isinstance(definition, dict):
-            continue
-        line = made.line_of(name)
-        method, side = definition.get("x-method"), definition.get("x-side")
-        missing = [
-            k
-            for k, v in (("x-method", method), ("x-side", side))
-            if not isinstance(v, str) or not v
-        ]
-        if missing:
-            needs = " and ".join(f"`{key}`" for key in missing)
-            out.append(
-                (
-                    line,
-                    f"`{name}` is named like a {kind.lower()}, so it needs {needs}: `x-method` is"
-                    " its JSON-RPC method (such as session/rename); `x-side` is the side that"
-                    " implements the method, `agent` for a request the Client sends and the"
-                    " Agent's response to it, `client` for the other way round",
-                )
-            )
-            continue
-        if side not in sides:
-            known = ", ".join(sorted(str(s) for s in sides))
-            out.append(
-                (line, f"`{name}` has x-side {side!r}, which no message has (known: {known})")
-            )
-            continue
-        union = changes.message_union(kind, side)
-        if union is not None:
-            out += _union_problems(name, kind, side, union, defs, line)
-        if kind != "Response":
-            same = sorted(
-                other
-                for other, d in defs.items()
-                if other != name
-                and changes.message_kind(other) == kind
-                and isinstance(d, dict)
-                and d.get("x-method") == method
-            )
-            if same:
-                out.append(
-                    (
-                        line,
-                        f"`{name}` has x-method {method!r}, which {same[0]} already has: a"
-                        f" message is dispatched by its method, so each {kind.lower()} needs its"
-                        " own",
-                    )
-                )
-    return out
-
-
-def _union_problems(
-    name: str,
-    kind: str,
-    side: str,
-    union: changes.MessageUnion,
-    defs: dict[str, Any],
-    line: int,
-) -> list[tuple[int, str]]:
-    members = changes.message_members(defs.get(union.definition), union)
-    if members is None or name in changes.member_refs(members):
-        return []
-    elsewhere = [
-        other.definition
-        for other in changes.MESSAGE_UNIONS.values()
-        if name
-        in changes.member_refs(changes.message_members(defs.get(other.definition), other) or [])
-    ]
-    if elsewhere:
-        return [
-            (
-                line,
-                f"`{name}` is in {elsewhere[0]}, but its x-side is {side!r}: it belongs in"
-                f" {union.definition}, {union.says()}",
-            )
-        ]
-    return [
-        (
-            line,
-            f"`{name}` is in no message union, so no JSON-RPC message reaches it: add the change"
-            f" `{{op: add-message, union: {union.definition}, definition: {name}}}`"
-            f" ({union.definition} holds {union.says()})",
-        )
-    ]

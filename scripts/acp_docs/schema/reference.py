@@ -8,8 +8,9 @@ from typing import Any
 
 from acp_docs.core.escaping import literal, prose
 from acp_docs.core.protocols import ProtocolVersion
-from acp_docs.schema.changes import MESSAGE_UNIONS, Change
+from acp_docs.schema.changes import Change
 from acp_docs.schema.fragments import Contribution
+from acp_docs.schema.messages import MESSAGE_UNIONS
 
 
 def _ref_name(ref: str) -> str:

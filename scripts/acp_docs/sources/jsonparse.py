@@ -86,6 +86,31 @@ def _surrogate(value: Any) -> bool:
     return False
 
 
+def _duplicate(text: str) -> tuple[str, int] | None:
+    """The first key, in text order, that its object already has, and where that copy is.
+
+    Linear: one pass over strings and brackets, a set of keys per open object.
+    Only called on text `json` parsed, so every string is closed.
+    """
+    keys: list[set[str] | None] = []
+    for token in _TOKEN.finditer(text):
+        char = token.group(0)[0]
+        if char == "{":
+            keys.append(set())
+        elif char == "[":
+            keys.append(None)
+        elif char in "]}":
+            keys.pop()
+        elif keys and keys[-1] is not None:
+            rest = text[token.end() : token.end() + 64].lstrip()
+            if rest.startswith(":"):
+                key = json.loads(token.group(0))
+                if key in keys[-1]:
+                    return key, token.start()
+                keys[-1].add(key)
+    return None
+
+
 def _find(text: str, needle: str) -> tuple[int, int]:
     index = text.find(needle)
     return _position(text, index) if index >= 0 else (1, 1)
@@ -111,10 +136,11 @@ def loads(text: str) -> Any:
     except RecursionError:
         raise JsonProblem(1, 1, f"nested deeper than {MAX_DEPTH} levels") from None
     if pairs.duplicate is not None:
-        line, col = _find(text, json.dumps(pairs.duplicate))
-        raise JsonProblem(
-            line, col, f"duplicate key {pairs.duplicate!r}: parsers disagree on which one wins"
-        )
+        key, (line, col) = pairs.duplicate, _find(text, json.dumps(pairs.duplicate))
+        found = _duplicate(text)
+        if found is not None:
+            key, (line, col) = found[0], _position(text, found[1])
+        raise JsonProblem(line, col, f"duplicate key {key!r}: parsers disagree on which one wins")
     if _surrogate(value):
         line, col = _find(text, "\\u")
         raise JsonProblem(line, col, "a string holds a lone UTF-16 surrogate, which is not text")

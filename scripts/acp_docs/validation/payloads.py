@@ -105,11 +105,20 @@ def check_fixtures(root: Path, schemas: SchemaSet) -> list[Finding]:
     return findings
 
 
+CHECK = "examples"
+"""Fixtures are examples too: their findings are the `examples` check's."""
+
+
+def _rule(kind: str) -> str:
+    """`examples/fixture-misfiled`: the rule id of a kind of fixture problem."""
+    return f"{CHECK}/fixture-{kind}"
+
+
 def _check_fixture(
     path: Path, shown: str, protocol: str, kind: str, schemas: SchemaSet
 ) -> list[Finding]:
     def finding(message: str, rule: str, line: int = 1, col: int = 1) -> list[Finding]:
-        return [Finding(shown, line, col, "examples", message, "fixtures/" + rule)]
+        return [Finding(shown, line, col, CHECK, message, _rule(rule))]
 
     try:
         payload = load_json(path, shown)
@@ -130,9 +139,7 @@ def _check_fixture(
     except DispatchError as exc:
         return finding(f"[{protocol} JSON-RPC] {_dispatch_text(exc)}", "dispatch")
     unknown = [
-        Finding(
-            shown, 1, 1, "examples", f"{outcome.label()} {problem}", "fixtures/unknown-property"
-        )
+        Finding(shown, 1, 1, CHECK, f"{outcome.label()} {problem}", _rule("unknown-property"))
         for problem in outcome.unknown
     ]
     return unknown + _classified(shown, kind, outcome)
@@ -140,11 +147,11 @@ def _check_fixture(
 
 def _classified(shown: str, kind: str, outcome: Outcome) -> list[Finding]:
     def finding(message: str, rule: str) -> list[Finding]:
-        return [Finding(shown, 1, 1, "examples", message, "fixtures/" + rule)]
+        return [Finding(shown, 1, 1, CHECK, message, _rule(rule))]
 
     if kind == "valid" and not outcome.valid:
         return [
-            Finding(shown, 1, 1, "examples", f"{outcome.label()} {problem}", "fixtures/invalid")
+            Finding(shown, 1, 1, CHECK, f"{outcome.label()} {problem}", _rule("invalid"))
             for problem in outcome.problems
         ]
     if kind != "valid" and outcome.valid:

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from acp_docs.sources import pointer as ptr
+
 Path = tuple[Any, ...]
 DEFAULT_ON_ERROR = "x-deserialize-default-on-error"
 SKIP_INVALID_ITEMS = "x-deserialize-skip-invalid-items"
@@ -40,9 +42,16 @@ class Verdict:
 
 
 def pointer(path: Iterable[Any]) -> str:
-    """A JSON pointer of a path."""
-    out = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-    return out or "/"
+    """The JSON pointer of a place in a payload, for a reader: `/` for the whole payload."""
+    return ptr.format(path) or "/"
+
+
+def _definition(defs: dict[str, Any], ref: Any) -> Any:
+    """The definition a `#/$defs/NAME` reference names, or None."""
+    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+        return None
+    parts = ptr.parse(ptr.from_fragment(ref))
+    return defs.get(parts[1]) if len(parts) == 2 else None
 
 
 class _Walker:
@@ -67,9 +76,7 @@ class _Walker:
         if not isinstance(schema, dict) or depth > 200:
             return
         self.applied.setdefault(path, []).append(schema)
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            self.walk(self.defs.get(ref[len("#/$defs/") :]), instance, path, depth + 1)
+        self.walk(_definition(self.defs, schema.get("$ref")), instance, path, depth + 1)
         for sub in schema.get("allOf") or []:
             self.walk(sub, instance, path, depth + 1)
         for key in ("anyOf", "oneOf"):

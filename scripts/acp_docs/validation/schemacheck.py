@@ -1,10 +1,15 @@
-"""JSON Schema validators that are safe on contributors' schemas and payloads.
+"""python-jsonschema validators that are safe on contributors' schemas and payloads.
+
+They say why a payload is invalid (`acp_docs.validation.explain`) and check
+the tool's own configuration; the yes-or-no decision on payloads is
+jsonschema-rs's (`acp_docs.validation.decide`).
 
 - `pattern` and `patternProperties` run on RE2, whose matching time is linear
   in the input: a schema from a pull request cannot make validation backtrack.
-  A pattern RE2 cannot run (lookaround, backreferences) is refused up front.
+  A pattern RE2 or the deciding `regex` engine cannot run (lookaround,
+  backreferences) is refused up front (`problems`).
 - No `$ref` is ever retrieved: the registry's retrieve function refuses every
-  URI, and `refs_outside` names each reference that leaves the document.
+  URI, and `problems` names each reference that leaves the document.
 """
 
 from __future__ import annotations
@@ -13,11 +18,15 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
+import jsonschema_rs
 import re2
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.exceptions import NoSuchResource
+
+from acp_docs.sources import pointer as ptr
+from acp_docs.validation import decide
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False
@@ -29,13 +38,21 @@ def compiled(pattern: str) -> Any:
     return re2.compile(pattern, _OPTIONS)
 
 
+@lru_cache(maxsize=1024)
 def pattern_problem(pattern: str) -> str | None:
-    """Why RE2 cannot run `pattern`, or None."""
+    """Why RE2 (which explains) or the `regex` engine (which decides) cannot run `pattern`."""
     try:
         compiled(pattern)
     except re2.error as exc:
         reason = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else exc
         return f"pattern {pattern!r} is not RE2 syntax ({reason}): no lookaround or backreferences"
+    try:
+        decide.compile({"pattern": pattern})
+    except decide.SchemaRefused:
+        return (
+            f"pattern {pattern!r} is not a regular expression the linear-time `regex` engine"
+            " runs (ECMA-262 syntax, no lookaround or backreferences)"
+        )
     return None
 
 
@@ -73,7 +90,7 @@ NO_RETRIEVAL: Registry = Registry(retrieve=_refuse)  # type: ignore[call-arg]
 Condition = Callable[[Any, Any], bool]
 
 
-def _deciding_with(condition: Condition) -> Any:
+def _deciding_if(condition: Condition) -> Any:
     def if_(validator: Any, if_: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
         branch = "then" if condition(if_, instance) else "else"
         if branch in schema:
@@ -82,23 +99,12 @@ def _deciding_with(condition: Condition) -> Any:
     def all_of(
         validator: Any, all_of: Any, instance: Any, schema: Any
     ) -> Iterator[ValidationError]:
-        # A discriminated union is an `allOf` of `{if, then}` items, one per tag: an
-        # item whose `if` fails yields nothing, so it is decided here without the
-        # validator jsonschema would make for it; the errors are the same.
+        # An item that is only `if` and `then` (a discriminated union's case) yields
+        # nothing when its `if` fails: it is skipped without descending into it.
         for index, item in enumerate(all_of):
-            if not (isinstance(item, dict) and item.keys() == {"if", "then"}):
+            case = isinstance(item, dict) and item.keys() == {"if", "then"}
+            if not case or condition(item["if"], instance):
                 yield from validator.descend(instance, item, schema_path=index)
-            elif condition(item["if"], instance):
-                for error in validator.descend(instance, item["then"], schema_path="then"):
-                    error._set(
-                        validator="if",
-                        validator_value=item["if"],
-                        instance=instance,
-                        schema=item,
-                        type_checker=validator.TYPE_CHECKER,
-                    )
-                    error.schema_path.appendleft(index)
-                    yield error
 
     return validators.extend(SafeValidator, validators={"if": if_, "allOf": all_of})
 
@@ -107,32 +113,24 @@ def validator(schema: dict[str, Any], condition: Condition | None = None) -> Any
     """A validator of `schema` that never retrieves a reference.
 
     `condition(if_schema, instance)`, when given, decides each `if` in place of
-    a copy of the validator: it must give the same answer, only faster. An
-    `allOf` item that is only `if` and `then` (a discriminated union's case) is
-    then decided without making a validator for it; the errors are the same.
+    a copy of the validator: it must give the same answer, only faster. The
+    errors are jsonschema's own; an `allOf` item that is only `if` and `then`
+    whose `if` fails is skipped, as it yields no error.
     """
-    cls = SafeValidator if condition is None else _deciding_with(condition)
+    cls = SafeValidator if condition is None else _deciding_if(condition)
     return cls(schema, registry=NO_RETRIEVAL)
 
 
-def walk(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object under `node`, with its JSON pointer, without recursion."""
-    stack = [(pointer, node)]
-    while stack:
-        where, item = stack.pop()
-        if isinstance(item, dict):
-            yield where, item
-            for key, value in item.items():
-                stack.append((f"{where}/{key}", value))
-        elif isinstance(item, list):
-            for index, value in enumerate(item):
-                stack.append((f"{where}/{index}", value))
-
-
 def problems(schema: Any) -> list[tuple[str, str]]:
-    """(pointer, reason) for each `$ref` that leaves the document and each non-RE2 pattern."""
+    """(pointer, reason) for what no check can run: a `$ref` that leaves the document, a
+    pattern a linear engine cannot run, a value that is not JSON Schema 2020-12."""
     found = []
-    for where, node in walk(schema):
+    if isinstance(schema, dict | bool):
+        try:
+            jsonschema_rs.meta.validate(schema)
+        except jsonschema_rs.ValidationError as exc:
+            found.append((ptr.format(exc.instance_path), f"not JSON Schema 2020-12: {exc.message}"))
+    for where, node in ptr.nodes(schema):
         ref = node.get("$ref")
         if isinstance(ref, str) and not ref.startswith("#"):
             found.append((where, f"$ref {ref!r} leaves the document; nothing is retrieved"))

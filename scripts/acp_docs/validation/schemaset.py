@@ -11,31 +11,24 @@ validity, but they are most often typos.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-
 from acp_docs.core import protocols
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.schema import changes, merge, source
-from acp_docs.validation import fastvalid, receiver, schemacheck, unknownprops
-from acp_docs.validation.discriminate import discriminate
+from acp_docs.schema import merge, messages, source
+from acp_docs.sources import pointer as ptr
+from acp_docs.validation import decide, explain, receiver, schemacheck, unknownprops
+from acp_docs.validation.explain import Problem
 from acp_docs.validation.receiver import Verdict
 
+MAX_REMEMBERED = 4096
+"""Outcomes kept for payloads seen again (docs repeat them across versions and tabs)."""
 
-@dataclass(frozen=True)
-class Problem:
-    """One reason a payload is invalid: where in the payload, and what the validator said."""
-
-    pointer: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.pointer or '(root)'}: {self.message}"
+__all__ = ["DispatchError", "Outcome", "Problem", "SchemaSet", "define_method_hint"]
 
 
 @dataclass(frozen=True)
@@ -93,7 +86,7 @@ def define_method_hint(method: str, kind: str, source: str | None, exists: bool)
     """
     unions = " or ".join(
         f"{union.definition} (x-side: {union.side})"
-        for union in changes.MESSAGE_UNIONS.values()
+        for union in messages.MESSAGE_UNIONS.values()
         if union.kind == kind
     )
     what = (
@@ -107,55 +100,21 @@ def define_method_hint(method: str, kind: str, source: str | None, exists: bool)
     return f"add the method to a schema source, schema/<slug>/source.yaml: {what}"
 
 
-def _split(prefix: str) -> tuple[str, ...]:
-    return tuple(part for part in prefix.split("/") if part)
-
-
-def _not_meant(errors: list[ValidationError]) -> bool:
-    """True when a union branch failed on its discriminator or on the value's whole type.
-
-    Such a branch is not the one the payload meant (`null` for an object, say),
-    so its errors would only hide the ones that say what is wrong.
-    """
-    if any(e.validator == "const" and len(e.relative_path) == 1 for e in errors):
-        return True
-    return all(e.validator == "type" and not e.relative_path for e in errors)
-
-
-def _relevant(error: ValidationError) -> list[ValidationError]:
-    """The errors that say why, descending into the union branch the payload meant."""
-    if error.validator in ("oneOf", "anyOf") and error.context:
-        branches: dict[Any, list[ValidationError]] = {}
-        for sub in error.context:
-            branches.setdefault(sub.schema_path[0], []).append(sub)
-        meant = [errs for errs in branches.values() if not _not_meant(errs)]
-        if len(meant) == 1:
-            out: list[ValidationError] = []
-            for sub in meant[0]:
-                out.extend(_relevant(sub))
-            return out
-    return [error]
-
-
-def _message(error: ValidationError) -> str:
-    if error.validator == "enum" and error.path and len(error.validator_value) > 4:
-        return f"{error.instance!r} is not a known {error.path[-1]} value"
-    return error.message
-
-
 @dataclass
 class SchemaSet:
-    """The merged schema of each version, with validators built once and reused."""
+    """The merged schema of each version, with its checks made once and reused.
+
+    jsonschema-rs decides whether a payload is valid (`decide`); python-jsonschema
+    says why one is not (`explain`), from the union branch the payload meant.
+    """
 
     schemas: dict[str, dict[str, Any]]
-    _validators: dict[tuple[str, str], Draft202012Validator] = field(default_factory=dict)
     _dispatched: dict[str, dict[str, Any]] = field(default_factory=dict)
-    _subvalidators: dict[tuple[str, int], tuple[Any, Any]] = field(default_factory=dict)
+    _deciders: dict[str, decide.Decider] = field(default_factory=dict)
+    _explainers: dict[tuple[str, str], Any] = field(default_factory=dict)
     _methods: dict[str, dict[str, list[tuple[str, dict[str, Any]]]]] = field(default_factory=dict)
-    _compilers: dict[str, fastvalid.Compiler] = field(default_factory=dict)
-    _fast: dict[tuple[str, str], fastvalid.Check] = field(default_factory=dict)
-    _conditions: dict[str, schemacheck.Condition] = field(default_factory=dict)
     _finders: dict[str, unknownprops.Finder] = field(default_factory=dict)
+    _outcomes: dict[tuple[str, str, str, str], Outcome] = field(default_factory=dict)
     problems: tuple[Finding, ...] = ()
     """What kept a source, or its change in one version, out of the merge (see
     `merge.assemble`); the schema check reports them."""
@@ -211,111 +170,111 @@ class SchemaSet:
         """True when the version defines `name`."""
         return name in self.definitions(protocol)
 
-    def validator(self, protocol: str, name: str) -> Draft202012Validator:
-        """The validator for one definition of one version, built on first use."""
+    def _published(self, protocol: str) -> str:
+        return f"urn:acp-docs:{protocol}"
+
+    def _explained(self, protocol: str) -> str:
+        return f"urn:acp-docs:{protocol}:explained"
+
+    def _decider(self, protocol: str) -> decide.Decider:
+        """The yes-or-no checks of a version: its merged schema, and the copy `explain` reads."""
+        decider = self._deciders.get(protocol)
+        if decider is None:
+            fallbacks = protocols.get(protocol).fallback_titles
+            defs = explain.discriminate(self.schemas[protocol]["$defs"], fallbacks)
+            self._dispatched[protocol] = defs
+            explained = {"$schema": self.schemas[protocol].get("$schema"), "$defs": defs}
+            decider = decide.Decider(
+                {
+                    self._explained(protocol): explained,
+                    self._published(protocol): self.schemas[protocol],
+                },
+                indexed={self._explained(protocol)},
+            )
+            self._deciders[protocol] = decider
+        return decider
+
+    def _defs(self, protocol: str) -> dict[str, Any]:
+        """The `$defs` `explain`, `receiver` and `unknownprops` read (unions dispatched by tag)."""
+        self._decider(protocol)
+        return self._dispatched[protocol]
+
+    def _known(self, protocol: str, name: str) -> None:
+        if not self.has(protocol, name):
+            raise UsageError(f"unknown definition {name!r} in ACP {protocol}")
+
+    def validator(self, protocol: str, name: str) -> Any:
+        """The python-jsonschema validator that says why a `name` of `protocol` is invalid."""
         key = (protocol, name)
-        if key not in self._validators:
-            if not self.has(protocol, name):
-                raise UsageError(f"unknown definition {name!r} in ACP {protocol}")
-            if protocol not in self._dispatched:
-                fallbacks = protocols.get(protocol).fallback_titles
-                self._dispatched[protocol] = discriminate(
-                    self.schemas[protocol]["$defs"], fallbacks
-                )
+        if key not in self._explainers:
+            self._known(protocol, name)
             root = {
                 "$schema": self.schemas[protocol].get("$schema"),
-                "$defs": self._dispatched[protocol],
-                "$ref": f"#/$defs/{name}",
+                "$defs": self._defs(protocol),
+                "$ref": ptr.fragment(ptr.format(("$defs", name))),
             }
-            self._validators[key] = schemacheck.validator(root, self._condition(protocol))
-        return self._validators[key]
-
-    def _slow_valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
-        key = (protocol, id(schema))
-        if key not in self._subvalidators:
-            root = {**schema, "$defs": self._dispatched[protocol]}
-            self._subvalidators[key] = (schema, schemacheck.validator(root))
-        return self._subvalidators[key][1].is_valid(instance)
-
-    def _compiler(self, protocol: str) -> fastvalid.Compiler:
-        if protocol not in self._compilers:
-            defs = self._dispatched[protocol]
-
-            def fallback(schema: dict[str, Any]) -> fastvalid.Check:
-                return lambda value: self._slow_valid(protocol, schema, value)
-
-            self._compilers[protocol] = fastvalid.Compiler(defs, fallback)
-        return self._compilers[protocol]
-
-    def _valid(self, protocol: str, schema: dict[str, Any], instance: Any) -> bool:
-        return self._compiler(protocol).compile(schema)(instance)
+            self._explainers[key] = schemacheck.validator(root, self._condition(protocol))
+        return self._explainers[key]
 
     def _condition(self, protocol: str) -> schemacheck.Condition:
-        """The compiled yes-or-no check, one function per version, that decides each `if`."""
-        if protocol not in self._conditions:
-            self._conditions[protocol] = lambda schema, instance: self._valid(
-                protocol, schema, instance
-            )
-        return self._conditions[protocol]
+        """The yes-or-no check of a subschema of the version (of its `_defs`)."""
+        return self._decider(protocol).valid
 
     def is_valid(self, protocol: str, name: str, payload: Any) -> bool:
-        """True when `payload` is a valid `name` of `protocol`: the fast yes-or-no check."""
-        key = (protocol, name)
-        if key not in self._fast:
-            self.validator(protocol, name)
-            self._fast[key] = self._compiler(protocol).compile({"$ref": f"#/$defs/{name}"})
-        return self._fast[key](payload)
+        """True when `payload` is a valid `name` of `protocol`, as jsonschema-rs decides."""
+        self._known(protocol, name)
+        check = self._decider(protocol).at(self._published(protocol), ptr.format(("$defs", name)))
+        return bool(check.is_valid(payload))
 
     def unknown(
         self, protocol: str, name: str, payload: Any, prefix: str = ""
     ) -> tuple[Problem, ...]:
         """The members of `payload`, a `name` of `protocol`, that no applying schema names."""
-        self.validator(protocol, name)
+        self._known(protocol, name)
         finder = self._finders.get(protocol)
         if finder is None:
             finder = unknownprops.Finder(
-                self._dispatched[protocol],
-                lambda schema, instance: self._valid(protocol, schema, instance),
+                self._defs(protocol),
+                self._condition(protocol),
                 protocols.get(protocol).fallback_titles,
             )
             self._finders[protocol] = finder
         return tuple(
             Problem(prefix + receiver.pointer(found.path), found.message())
-            for found in finder.find(self._dispatched[protocol][name], payload)
+            for found in finder.find(self._defs(protocol)[name], payload)
         )
 
     def check(self, protocol: str, name: str, payload: Any, prefix: str = "") -> Outcome:
         """Validate `payload` as a `name` of `protocol`; pointers start with `prefix`.
 
         An invalid payload's outcome also says what a receiver does with it; every
-        outcome lists the members no schema names (`unknown`).
+        outcome lists the members no schema names (`unknown`). An outcome is a
+        function of its arguments alone, so the same payload (the same JSON, its
+        members in the same order) is checked once.
         """
+        try:
+            key = (protocol, name, prefix, json.dumps(payload, allow_nan=True))
+        except (TypeError, ValueError, RecursionError):
+            return self._check(protocol, name, payload, prefix)
+        outcome = self._outcomes.get(key)
+        if outcome is None:
+            outcome = self._check(protocol, name, payload, prefix)
+            if len(self._outcomes) >= MAX_REMEMBERED:
+                self._outcomes.clear()
+            self._outcomes[key] = outcome
+        return outcome
+
+    def _check(self, protocol: str, name: str, payload: Any, prefix: str) -> Outcome:
         unknown = self.unknown(protocol, name, payload, prefix)
         if self.is_valid(protocol, name, payload):
             return Outcome(protocol, name, (), unknown=unknown)
-        problems: list[Problem] = []
-        paths: list[tuple[Any, ...]] = []
-        validator = self.validator(protocol, name)
-        for error in validator.iter_errors(payload):
-            for cause in _relevant(error):
-                pointer = prefix + (
-                    receiver.pointer(cause.absolute_path) if cause.absolute_path else ""
-                )
-                problems.append(Problem(pointer, _message(cause)))
-                paths.append(tuple(cause.absolute_path))
-        unique = tuple(dict.fromkeys(problems))
+        unique, paths = explain.explain(self.validator(protocol, name), payload, prefix)
         if not unique:
             return Outcome(protocol, name, unique, unknown=unknown)
-        root = {"$ref": f"#/$defs/{name}"}
-        verdict = receiver.classify(
-            root,
-            self._dispatched[protocol],
-            payload,
-            paths,
-            lambda schema, instance: self._valid(protocol, schema, instance),
-        )
+        defs = self._defs(protocol)
+        verdict = receiver.classify(defs[name], defs, payload, paths, self._condition(protocol))
         if verdict.kept and prefix:
-            verdict = receiver.Verdict(True, tuple((*_split(prefix), *d) for d in verdict.drops))
+            verdict = receiver.Verdict(True, tuple((*ptr.parse(prefix), *d) for d in verdict.drops))
         return Outcome(protocol, name, unique, verdict, unknown)
 
     def by_method(self, protocol: str, method: str) -> list[tuple[str, dict[str, Any]]]:

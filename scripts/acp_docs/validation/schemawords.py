@@ -15,6 +15,7 @@ from typing import Any
 from jsonschema.exceptions import ValidationError
 
 from acp_docs.core.escaping import printable
+from acp_docs.sources import pointer as ptr
 
 
 def shown(value: Any) -> str:
@@ -85,5 +86,4 @@ def _problem(
 
 def pointers(path: list[Any]) -> list[str]:
     """The JSON pointers of `path` and of each of its parents, the longest first."""
-    escaped = [str(p).replace("~", "~0").replace("/", "~1") for p in path]
-    return ["".join(f"/{p}" for p in escaped[:n]) for n in range(len(escaped), -1, -1)]
+    return [ptr.format(path[:n]) for n in range(len(path), -1, -1)]

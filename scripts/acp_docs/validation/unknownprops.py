@@ -23,7 +23,7 @@ definition has `"title"`, validates, and every receiver silently drops it.
 - `_meta` is never reported, and what it holds is free.
 
 A discriminated union rewritten as `allOf: [{if, then}, ...]` (see
-`acp_docs.validation.discriminate`) is one choice: the case whose tag matches, or every
+`acp_docs.validation.explain`) is one choice: the case whose tag matches, or every
 case when no tag does (a misspelt tag), as for a `oneOf` no branch matches.
 
 Each schema's unconditional part (its `properties`, `$ref` and `allOf`, and the
@@ -36,6 +36,8 @@ import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from acp_docs.sources import pointer as ptr
 
 META = "_meta"
 MAX_DEPTH = 200
@@ -294,7 +296,9 @@ class Finder:
                 flat.items.append(part["items"])
             ref = part.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                parts.append(self.defs.get(ref[len("#/$defs/") :]))
+                names = ptr.parse(ptr.from_fragment(ref))
+                if len(names) == 2:
+                    parts.append(self.defs.get(names[1]))
             every = [item for item in part.get("allOf") or [] if isinstance(item, dict)]
             cases = [i for i in every if i.keys() == {"if", "then"} and isinstance(i["if"], dict)]
             if len(cases) > 1:
