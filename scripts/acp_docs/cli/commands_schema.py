@@ -40,14 +40,14 @@ def cmd_schema_generate(args: argparse.Namespace) -> int:
 
 def cmd_schema_check(args: argparse.Namespace) -> int:
     """Exit 1 when a committed fragment differs from what its source generates."""
-    from acp_docs.schema import fragments
+    from acp_docs.schema import drift
 
     repo = Repo.load()
-    drifts = fragments.check(repo.root, schema_sources(repo))
+    drifts = drift.check(repo.root, schema_sources(repo))
     emit(args, [d.finding() for d in drifts])
-    for drift in drifts:
-        if drift.diff:
-            say(drift.diff.rstrip("\n"))
+    for problem in drifts:
+        if problem.diff:
+            say(problem.diff.rstrip("\n"))
     say(
         f"{len(drifts)} problem(s) in the schema sources and their fragments"
         if drifts

@@ -20,7 +20,7 @@ from acp_docs.core.repo import Repo
 from acp_docs.mkdocs.state import BuildState, Loaded
 from acp_docs.policy import frontmatter
 from acp_docs.rfds import model as rfds
-from acp_docs.schema import fragments, merge
+from acp_docs.schema import merge
 from acp_docs.sources import filetree
 from acp_docs.validation.payloads import check_fixtures, fixture_files
 from acp_docs.validation.schemaset import SchemaSet
@@ -100,7 +100,7 @@ def _check_sources(state: BuildState, loaded: Loaded) -> None:
         drifts = memo.remembered(
             "drift",
             (loaded.schema_key, memo.digest_of(fragment_files)),
-            lambda: fragments.check(root, loaded.sources),
+            lambda: drift.check(root, loaded.sources),
         )
         for drift in drifts:
             state.report(drift.finding())

@@ -96,7 +96,7 @@ def merged(
     its own, as `acp-docs schema merge` writes it), a schema source of the repository at
     `root` that has problems refuses the merge with its first problem, at its line: the
     result must not silently leave an RFD out. The site's build turns it off and
-    reports those problems as findings instead (`fragments.check`).
+    reports those problems as findings instead (`drift.check`).
     """
     strict = meta_check if refuse_problems is None else refuse_problems
     if strict:

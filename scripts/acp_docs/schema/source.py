@@ -335,7 +335,7 @@ def load_all(root: Path, schema_dir: Path) -> list[SchemaSource]:
     """Every RFD's schema source in the repository, those with problems included.
 
     A source with problems has no `versions`, so nothing is generated or merged
-    from it; `fragments.check` reports its problems.
+    from it; `drift.check` reports its problems.
     """
     return [_load(root, path) for path in source_paths(schema_dir)]
 
