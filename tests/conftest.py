@@ -14,9 +14,11 @@ import itertools
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -589,6 +591,158 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+BUILD_FIXTURES = frozenset({"served_site", "built_site"})
+"""Session fixtures that build the site: a test using one is a `build` test."""
+
+BROWSER_FIXTURES = frozenset({"browser"})
+"""Session fixtures that start Chromium: a test using one is a `browser` test."""
+
+_MKDOCS_BUILDS = frozenset({"build", "serve", "gh-deploy"})
+
+
+def _launch_tier(argv: list[str]) -> str | None:
+    """`build` or `browser` when the command `argv` builds the site or starts a browser.
+
+    A build: `mkdocs build|serve|gh-deploy`, the check's build child
+    (`-m acp_docs.mkdocs.sitebuild`), or `acp-docs check` unless `--only format`
+    (every other check comes out of the one build). A browser: Playwright's
+    driver or a Chromium binary. The command may be wrapped
+    (`unshare --net acp-docs check`), so every word is looked at.
+    """
+    words = [os.fsdecode(word) for word in argv]
+    if "run-driver" in words:
+        return "browser"
+    if "acp_docs.mkdocs.sitebuild" in words:
+        return "build"
+    for index, word in enumerate(words):
+        name, rest = os.path.basename(word), words[index + 1 :]
+        if name == "mkdocs" and rest[:1] and rest[0] in _MKDOCS_BUILDS:
+            return "build"
+        if name == "acp-docs" and rest[:1] == ["check"]:
+            only = rest[rest.index("--only") + 1 :] if "--only" in rest else []
+            chosen = set(itertools.takewhile(lambda w: not w.startswith("-"), only))
+            return None if chosen == {"format"} else "build"
+        if name.startswith(("chromium", "chrome", "headless_shell")):
+            return "browser"
+    return None
+
+
+class TierError(pytest.fail.Exception):  # type: ignore[name-defined,misc]
+    """A test did what only a test of a marked tier may do (escapes `except Exception`)."""
+
+
+_TIER_VIOLATION = pytest.StashKey[str]()
+_violations: list[Path] = []
+"""The file where guards note violations, read after each test (one per pytest process)."""
+_running: list[pytest.Item] = []
+"""The test being set up, run or torn down (fixtures of any scope it sets up included)."""
+
+
+def _tiers(item: pytest.Item) -> set[str]:
+    return {mark.name for mark in item.iter_markers()} & {"build", "browser"}
+
+
+def _guard(tier: str, what: str) -> None:
+    """Fail the running test unless it is marked `tier`; `what` says what it did."""
+    if not _running or tier in _tiers(_running[-1]):
+        return
+    item = _running[-1]
+    message = (
+        f"{item.nodeid} {what}, but is not marked `{tier}`: add @pytest.mark.{tier}"
+        " (see the Tests section of README.md)"
+    )
+    item.stash[_TIER_VIOLATION] = message
+    if _violations:  # a forked child's stash never reaches pytest: its file does
+        with _violations[0].open("a", encoding="utf-8") as log:
+            log.write(f"{item.nodeid}\t{message}\n")
+    raise TierError(message, pytrace=False)
+
+
+def _install_tier_guards() -> None:
+    """Wrap the two chokepoints every build and every browser goes through.
+
+    Every child process starts in `Popen._execute_child` (asyncio's, and so
+    Playwright's driver, too); an in-process build calls
+    `mkdocs.commands.build.build`.
+    """
+    import mkdocs.commands.build
+
+    launch = subprocess.Popen._execute_child  # type: ignore[attr-defined]
+    if getattr(launch, "tier_guard", False):
+        return
+
+    def guarded_launch(self: subprocess.Popen[Any], args: Any, *rest: Any, **kwargs: Any) -> Any:
+        if isinstance(args, str | bytes | os.PathLike):
+            text = os.fsdecode(args)
+            try:
+                argv = shlex.split(text)  # a shell command line, or one program's path
+            except ValueError:
+                argv = text.split()
+        else:
+            argv = [os.fsdecode(word) for word in args]
+        tier = _launch_tier(argv)
+        if tier is not None:
+            _guard(tier, f"runs {' '.join(argv)[:200]!r}")
+        return launch(self, args, *rest, **kwargs)
+
+    build = mkdocs.commands.build.build
+
+    def guarded_build(*args: Any, **kwargs: Any) -> Any:
+        _guard("build", "builds the site in-process (mkdocs.commands.build.build)")
+        return build(*args, **kwargs)
+
+    guarded_launch.tier_guard = True  # type: ignore[attr-defined]
+    subprocess.Popen._execute_child = guarded_launch  # type: ignore[attr-defined]
+    mkdocs.commands.build.build = guarded_build
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Guard the tiers for the whole session (each xdist worker loads this file too)."""
+    _install_tier_guards()
+    folder = Path(tempfile.mkdtemp(prefix="acp-docs-tiers-"))
+    _violations.append(folder / "violations.log")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the file of violations."""
+    if _violations:
+        shutil.rmtree(_violations.pop().parent, ignore_errors=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Note the running test, so the guards know whose marks to read."""
+    _running.append(item)
+    try:
+        yield
+    finally:
+        _running.pop()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test using a fixture that builds or starts a browser carries that marker."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    for tier, named in (("build", BUILD_FIXTURES), ("browser", BROWSER_FIXTURES)):
+        used = sorted(named & fixtures)
+        if used:
+            _guard(tier, f"uses the fixture {used[0]!r}")
+
+
+@pytest.fixture(autouse=True)
+def _tier_violation(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test whose unmarked build or browser the code under test caught and swallowed."""
+    yield
+    violation = request.node.stash.get(_TIER_VIOLATION, None)
+    if violation is None and _violations and _violations[0].exists():
+        noted = _violations[0].read_text(encoding="utf-8").splitlines()
+        prefix = request.node.nodeid + "\t"
+        mine = [line[len(prefix) :] for line in noted if line.startswith(prefix)]
+        violation = mine[0] if mine else None
+    if violation is not None:
+        pytest.fail(violation, pytrace=False)
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,8 @@ from test_readers_browser import AUDIT, AXE
 
 from conftest import BIN, copy_sample, replace_in, require_tool, sample
 
+pytestmark = pytest.mark.build
+
 SAMPLE = sample()
 RFD = SAMPLE.rfd
 RFD_PAGE = SAMPLE.page
