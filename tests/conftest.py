@@ -8,8 +8,9 @@ checkout has.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
-import http.server
 import itertools
 import json
 import os
@@ -19,7 +20,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -489,56 +489,90 @@ def render():
     return renderer(Repo.load(ROOT).config)
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site under the path of the published `site_url`, quietly."""
+def _run_folder(factory: pytest.TempPathFactory) -> Path:
+    """A folder of this test run that every xdist worker of it sees."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
-    base = "/"
 
-    def translate_path(self, path: str) -> str:
-        if path.startswith(self.base):
-            path = "/" + path[len(self.base) :]
-        return super().translate_path(path)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `path` (made if missing): one process at a time."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="session")
 def site_repo(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The checkout the session's site is built from: the repository with the sample RFD."""
-    return copy_sample(sample_template, tmp_path_factory.mktemp("site-repo"))
+    """The checkout the session's site is built from: the repository with the sample RFD.
+
+    Made once per test run, whichever worker asks first; tests only read it.
+    """
+    folder = _run_folder(tmp_path_factory)
+    made = folder / "site-repo" / "made"
+    with _locked(folder / "site-repo.lock"):
+        if not made.exists():
+            shutil.rmtree(folder / "site-repo", ignore_errors=True)
+            (folder / "site-repo").mkdir()
+            copy_sample(sample_template, folder / "site-repo")
+            made.touch()
+    return folder / "site-repo" / "repo"
 
 
 @pytest.fixture(scope="session")
 def served_site(
     site_repo: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Path, str]]:
-    """The site of `site_repo`, built strictly once per test session and served at a loopback URL.
+    """The site of `site_repo`, built strictly once per test run and served at a loopback URL.
 
     It is built with `site_url` set to that URL (under the published path), as
     Material's instant navigation follows only links its sitemap lists for the
     current origin. The site tests read the files; the browser tests load the URL.
+    The first worker to ask builds it and starts its server (`siteserver.py`,
+    which lives as long as the test run); the others wait, then read the same.
     """
     from acp_docs.core.repo import Repo
 
-    site_url = Repo.load(site_repo).config.get("site_url") or "/"
-    base = urlsplit(site_url).path.rstrip("/") + "/"
-    out = tmp_path_factory.mktemp("site")
-    handler = type("Handler", (_Handler,), {"base": base})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(out))
-    )
-    url = f"http://127.0.0.1:{server.server_address[1]}{base}"
-    result = run(
-        ["mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=site_repo,
-        env={"ACP_DOCS_SITE_URL": url},
-    )
-    assert result.returncode == 0, result.stderr
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    folder = _run_folder(tmp_path_factory)
+    out, ready = folder / "site", folder / "site.json"
+    run_pid = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
+    server = None
+    with _locked(folder / "site.lock"):
+        if not ready.exists():
+            site_url = Repo.load(site_repo).config.get("site_url") or "/"
+            base = urlsplit(site_url).path.rstrip("/") + "/"
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            script = Path(__file__).with_name("siteserver.py")
+            server = subprocess.Popen(
+                [sys.executable, str(script), str(out), base, str(run_pid)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+            assert server.stdout is not None
+            port = server.stdout.readline().strip()
+            server.stdout.close()
+            url = f"http://127.0.0.1:{port}{base}"
+            result = run(
+                ["mkdocs", "build", "--strict", "--site-dir", str(out)],
+                cwd=site_repo,
+                env={"ACP_DOCS_SITE_URL": url},
+            )
+            if result.returncode != 0:
+                server.kill()
+                server.wait()
+            assert result.returncode == 0, result.stderr
+            ready.write_text(json.dumps({"url": url}), encoding="utf-8")
+        url = json.loads(ready.read_text(encoding="utf-8"))["url"]
     yield out, url
-    server.shutdown()
+    if server is not None and run_pid == os.getpid():
+        server.terminate()
+        server.wait()
 
 
 @pytest.fixture(scope="session")
