@@ -17,7 +17,7 @@ export PYTHONPYCACHEPREFIX ?= $(or $(ACP_DOCS_CACHE_DIR),$(or $(XDG_CACHE_HOME),
 # Kept in that folder, so emptying the cache folder compiles again.
 PYC_STAMP := $(PYTHONPYCACHEPREFIX)$(abspath $(VENV))/.acp-docs-bytecode
 
-.PHONY: setup system-deps serve build test check lint format lock bench clean session
+.PHONY: setup system-deps serve build test test-fast check lint format lock bench clean session
 
 setup: $(PY_STAMP) $(PYC_STAMP) $(NODE_STAMP) system-deps
 	@$(BIN)/python -m compileall -q scripts/acp_docs >/dev/null 2>&1 || true
@@ -79,6 +79,11 @@ test: setup
 	$(BIN)/acp-docs check
 	$(MAKE) --no-print-directory session
 
+# The fast tier, for every change: no test that builds a site or starts a
+# browser (see the Tests section of README.md). `make test` runs every test.
+test-fast: setup
+	$(BIN)/pytest -n 2 -m "not build and not browser"
+
 # The reference Agent and Client (scripts/reference/, on the real Python SDK)
 # record a v1 session, with and without the capability, and a v2 session (idle
 # ends the work; a resume replays the history), and acp-docs checks each.
@@ -90,13 +95,12 @@ session: setup
 	$(BIN)/python scripts/reference/session.py --protocol v2 --out $(SESSIONS)/v2.jsonl
 	$(BIN)/acp-docs trace --protocol v2 $(SESSIONS)/v2.jsonl
 
-# Each figure printed next to its target: check warm and cold and on growing
-# RFDs, 5,000 example blocks, the test phase, a save served again by `mkdocs serve`.
+# Each figure printed next to its target, OVER when it misses it: check warm
+# and cold and on growing RFDs, 5,000 example blocks, the fast test tier, a save
+# served again by `mkdocs serve`. `make bench SUITE=1` also times the whole
+# suite's CPU (a few minutes more).
 bench: setup
-	$(BIN)/python scripts/bench_check.py
-	$(BIN)/python scripts/bench_examples.py
-	$(BIN)/python scripts/bench_tests.py
-	$(BIN)/python scripts/bench_serve.py
+	$(BIN)/python scripts/bench_all.py $(if $(SUITE),--suite)
 
 lock:
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^acp-docs' > /tmp/acp-docs.lock

@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_report import figure
+
 ROOT = Path(__file__).resolve().parent.parent
 RFD = "rfds/prompt-suggestions.md"
 WARM_TARGET = 2.0
@@ -81,47 +83,62 @@ def grown_copy(folder: Path, scale: int) -> Path:
     return repo
 
 
+def run_all(runs: int, scales: list[int]) -> tuple[list[str], int]:
+    """Each figure's line (see bench_report), and 1 if `acp-docs check` failed on this checkout."""
+    acp = str(Path(sys.executable).parent / "acp-docs")
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    lines: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="acp-docs-bench-") as tmp:
+        cold_env = {**env, "ACP_DOCS_CACHE_DIR": str(Path(tmp) / "cold-cache")}
+        cold = measure([acp, "check"], ROOT, cold_env)
+        if cold["status"] != 0:
+            print(cold["stdout"], cold["stderr"], file=sys.stderr)
+            return lines, 1
+        lines.append(figure("check cold (empty caches)", f"{cold['seconds']:.2f} s"))
+        warm = [float(measure([acp, "check"], ROOT, env)["seconds"]) for _ in range(runs)]  # type: ignore[arg-type]
+        median = statistics.median(warm)
+        lines.append(
+            figure(
+                f"check warm (median of {runs})",
+                f"{median:.2f} s",
+                f"≤ {WARM_TARGET:g} s",
+                median <= WARM_TARGET,
+            )
+        )
+        for scale in scales:
+            repo = grown_copy(Path(tmp), scale)
+            text = (repo / RFD).read_text(encoding="utf-8")
+            done = measure([acp, "check"], repo, env)
+            seconds, megabytes = float(done["seconds"]), float(done["peak_mb"])  # type: ignore[arg-type]
+            label = f"check RFD x{scale} ({text.count(chr(10))} lines)"
+            if done["status"] != 0:
+                label += f" exit {done['status']}"
+            if scale == 100:
+                limit, memory = GROWTH_TARGET
+                lines.append(figure(label, f"{seconds:.2f} s", f"≤ {limit:g} s", seconds <= limit))
+                lines.append(
+                    figure(
+                        f"check RFD x{scale} peak memory",
+                        f"{megabytes:.0f} MB",
+                        f"≤ {memory:g} MB",
+                        megabytes <= memory,
+                    )
+                )
+            else:
+                lines.append(figure(label, f"{seconds:.2f} s, {megabytes:.0f} MB"))
+            shutil.rmtree(repo)
+    return lines, 0
+
+
 def main() -> int:
     """Time `acp-docs check` warm, cold and on growing RFDs; print each figure by its target."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="warm runs (median reported)")
     parser.add_argument("--scales", default="1,10,100", help="RFD sizes, in 800-line chunks")
     args = parser.parse_args()
-    acp = str(Path(sys.executable).parent / "acp-docs")
-    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
-    print(f"machine: {os.cpu_count()} cores")
-    with tempfile.TemporaryDirectory(prefix="acp-docs-bench-") as tmp:
-        cold_env = {**env, "ACP_DOCS_CACHE_DIR": str(Path(tmp) / "cold-cache")}
-        cold = measure([acp, "check"], ROOT, cold_env)
-        if cold["status"] != 0:
-            print(cold["stdout"], cold["stderr"], file=sys.stderr)
-            return 1
-        print(f"check, cold (empty caches): {cold['seconds']:.2f}s (stays correct; no target)")
-        warm = [measure([acp, "check"], ROOT, env)["seconds"] for _ in range(args.runs)]
-        median = statistics.median(warm)  # type: ignore[type-var]
-        verdict = "met" if median <= WARM_TARGET else "NOT met"
-        shown = ", ".join(f"{t:.2f}s" for t in warm)
-        print(f"check, warm: median {median:.2f}s of {shown}; target {WARM_TARGET} s -> {verdict}")
-        for scale in [int(s) for s in args.scales.split(",")]:
-            repo = grown_copy(Path(tmp), scale)
-            lines = (repo / RFD).read_text(encoding="utf-8").count("\n")
-            blocks = (repo / RFD).read_text(encoding="utf-8").count("```json")
-            done = measure([acp, "check"], repo, env)
-            ok = "ok" if done["status"] == 0 else f"exit {done['status']}"
-            figure = f"{done['seconds']:.2f}s, peak {done['peak_mb']:.0f} MB"
-            target = ""
-            if scale == 100:
-                seconds, megabytes = GROWTH_TARGET
-                met = done["seconds"] <= seconds and done["peak_mb"] <= megabytes  # type: ignore[operator]
-                target = (
-                    f"; target {seconds:.0f} s, {megabytes:.0f} MB -> {'met' if met else 'NOT met'}"
-                )
-            size = f"{lines} lines, {blocks} JSON blocks"
-            print(f"check, RFD x{scale} ({size}): {figure} ({ok}){target}")
-            if done["status"] != 0:
-                print("  " + str(done["stderr"]).strip().splitlines()[-1][:300])
-            shutil.rmtree(repo)
-    return 0
+    lines, status = run_all(args.runs, [int(s) for s in args.scales.split(",")])
+    print("\n".join(lines))
+    return status
 
 
 if __name__ == "__main__":

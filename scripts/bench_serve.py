@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from bench_check import IGNORED  # noqa: E402
+from bench_report import figure  # noqa: E402
 from devserver import DevServer  # noqa: E402
 
 RFD = "rfds/prompt-suggestions.md"
@@ -57,11 +58,8 @@ def main() -> int:
                 print(f"  edit {run + 1}: served after {figures[-1]:.2f} s")
                 time.sleep(0.5)
     median = statistics.median(figures)
-    verdict = "met" if median <= TARGET else "NOT met"
-    print(
-        f"serve: edit to served page, median of {len(figures)}: {median:.2f} s"
-        f" (target {TARGET:.1f} s: {verdict})"
-    )
+    label = f"serve: edit to served (median of {len(figures)})"
+    print(figure(label, f"{median:.2f} s", f"≤ {TARGET:g} s", median <= TARGET))
     return 0
 
 

@@ -8,16 +8,18 @@ checkout has.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
-import http.server
 import itertools
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
-import threading
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -492,56 +494,90 @@ def render():
     return renderer(Repo.load(ROOT).config)
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site under the path of the published `site_url`, quietly."""
+def _run_folder(factory: pytest.TempPathFactory) -> Path:
+    """A folder of this test run that every xdist worker of it sees."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
-    base = "/"
 
-    def translate_path(self, path: str) -> str:
-        if path.startswith(self.base):
-            path = "/" + path[len(self.base) :]
-        return super().translate_path(path)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `path` (made if missing): one process at a time."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="session")
 def site_repo(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The checkout the session's site is built from: the repository with the sample RFD."""
-    return copy_sample(sample_template, tmp_path_factory.mktemp("site-repo"))
+    """The checkout the session's site is built from: the repository with the sample RFD.
+
+    Made once per test run, whichever worker asks first; tests only read it.
+    """
+    folder = _run_folder(tmp_path_factory)
+    made = folder / "site-repo" / "made"
+    with _locked(folder / "site-repo.lock"):
+        if not made.exists():
+            shutil.rmtree(folder / "site-repo", ignore_errors=True)
+            (folder / "site-repo").mkdir()
+            copy_sample(sample_template, folder / "site-repo")
+            made.touch()
+    return folder / "site-repo" / "repo"
 
 
 @pytest.fixture(scope="session")
 def served_site(
     site_repo: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Path, str]]:
-    """The site of `site_repo`, built strictly once per test session and served at a loopback URL.
+    """The site of `site_repo`, built strictly once per test run and served at a loopback URL.
 
     It is built with `site_url` set to that URL (under the published path), as
     Material's instant navigation follows only links its sitemap lists for the
     current origin. The site tests read the files; the browser tests load the URL.
+    The first worker to ask builds it and starts its server (`siteserver.py`,
+    which lives as long as the test run); the others wait, then read the same.
     """
     from acp_docs.core.repo import Repo
 
-    site_url = Repo.load(site_repo).config.get("site_url") or "/"
-    base = urlsplit(site_url).path.rstrip("/") + "/"
-    out = tmp_path_factory.mktemp("site")
-    handler = type("Handler", (_Handler,), {"base": base})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(out))
-    )
-    url = f"http://127.0.0.1:{server.server_address[1]}{base}"
-    result = run(
-        ["mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=site_repo,
-        env={"ACP_DOCS_SITE_URL": url},
-    )
-    assert result.returncode == 0, result.stderr
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    folder = _run_folder(tmp_path_factory)
+    out, ready = folder / "site", folder / "site.json"
+    run_pid = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
+    server = None
+    with _locked(folder / "site.lock"):
+        if not ready.exists():
+            site_url = Repo.load(site_repo).config.get("site_url") or "/"
+            base = urlsplit(site_url).path.rstrip("/") + "/"
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            script = Path(__file__).with_name("siteserver.py")
+            server = subprocess.Popen(
+                [sys.executable, str(script), str(out), base, str(run_pid)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+            assert server.stdout is not None
+            port = server.stdout.readline().strip()
+            server.stdout.close()
+            url = f"http://127.0.0.1:{port}{base}"
+            result = run(
+                ["mkdocs", "build", "--strict", "--site-dir", str(out)],
+                cwd=site_repo,
+                env={"ACP_DOCS_SITE_URL": url},
+            )
+            if result.returncode != 0:
+                server.kill()
+                server.wait()
+            assert result.returncode == 0, result.stderr
+            ready.write_text(json.dumps({"url": url}), encoding="utf-8")
+        url = json.loads(ready.read_text(encoding="utf-8"))["url"]
     yield out, url
-    server.shutdown()
+    if server is not None and run_pid == os.getpid():
+        server.terminate()
+        server.wait()
 
 
 @pytest.fixture(scope="session")
@@ -594,6 +630,158 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+BUILD_FIXTURES = frozenset({"served_site", "built_site"})
+"""Session fixtures that build the site: a test using one is a `build` test."""
+
+BROWSER_FIXTURES = frozenset({"browser"})
+"""Session fixtures that start Chromium: a test using one is a `browser` test."""
+
+_MKDOCS_BUILDS = frozenset({"build", "serve", "gh-deploy"})
+
+
+def _launch_tier(argv: list[str]) -> str | None:
+    """`build` or `browser` when the command `argv` builds the site or starts a browser.
+
+    A build: `mkdocs build|serve|gh-deploy`, the check's build child
+    (`-m acp_docs.mkdocs.sitebuild`), or `acp-docs check` unless `--only format`
+    (every other check comes out of the one build). A browser: Playwright's
+    driver or a Chromium binary. The command may be wrapped
+    (`unshare --net acp-docs check`), so every word is looked at.
+    """
+    words = [os.fsdecode(word) for word in argv]
+    if "run-driver" in words:
+        return "browser"
+    if "acp_docs.mkdocs.sitebuild" in words:
+        return "build"
+    for index, word in enumerate(words):
+        name, rest = os.path.basename(word), words[index + 1 :]
+        if name == "mkdocs" and rest[:1] and rest[0] in _MKDOCS_BUILDS:
+            return "build"
+        if name == "acp-docs" and rest[:1] == ["check"]:
+            only = rest[rest.index("--only") + 1 :] if "--only" in rest else []
+            chosen = set(itertools.takewhile(lambda w: not w.startswith("-"), only))
+            return None if chosen == {"format"} else "build"
+        if name.startswith(("chromium", "chrome", "headless_shell")):
+            return "browser"
+    return None
+
+
+class TierError(pytest.fail.Exception):  # type: ignore[name-defined,misc]
+    """A test did what only a test of a marked tier may do (escapes `except Exception`)."""
+
+
+_TIER_VIOLATION = pytest.StashKey[str]()
+_violations: list[Path] = []
+"""The file where guards note violations, read after each test (one per pytest process)."""
+_running: list[pytest.Item] = []
+"""The test being set up, run or torn down (fixtures of any scope it sets up included)."""
+
+
+def _tiers(item: pytest.Item) -> set[str]:
+    return {mark.name for mark in item.iter_markers()} & {"build", "browser"}
+
+
+def _guard(tier: str, what: str) -> None:
+    """Fail the running test unless it is marked `tier`; `what` says what it did."""
+    if not _running or tier in _tiers(_running[-1]):
+        return
+    item = _running[-1]
+    message = (
+        f"{item.nodeid} {what}, but is not marked `{tier}`: add @pytest.mark.{tier}"
+        " (see the Tests section of README.md)"
+    )
+    item.stash[_TIER_VIOLATION] = message
+    if _violations:  # a forked child's stash never reaches pytest: its file does
+        with _violations[0].open("a", encoding="utf-8") as log:
+            log.write(f"{item.nodeid}\t{message}\n")
+    raise TierError(message, pytrace=False)
+
+
+def _install_tier_guards() -> None:
+    """Wrap the two chokepoints every build and every browser goes through.
+
+    Every child process starts in `Popen._execute_child` (asyncio's, and so
+    Playwright's driver, too); an in-process build calls
+    `mkdocs.commands.build.build`.
+    """
+    import mkdocs.commands.build
+
+    launch = subprocess.Popen._execute_child  # type: ignore[attr-defined]
+    if getattr(launch, "tier_guard", False):
+        return
+
+    def guarded_launch(self: subprocess.Popen[Any], args: Any, *rest: Any, **kwargs: Any) -> Any:
+        if isinstance(args, str | bytes | os.PathLike):
+            text = os.fsdecode(args)
+            try:
+                argv = shlex.split(text)  # a shell command line, or one program's path
+            except ValueError:
+                argv = text.split()
+        else:
+            argv = [os.fsdecode(word) for word in args]
+        tier = _launch_tier(argv)
+        if tier is not None:
+            _guard(tier, f"runs {' '.join(argv)[:200]!r}")
+        return launch(self, args, *rest, **kwargs)
+
+    build = mkdocs.commands.build.build
+
+    def guarded_build(*args: Any, **kwargs: Any) -> Any:
+        _guard("build", "builds the site in-process (mkdocs.commands.build.build)")
+        return build(*args, **kwargs)
+
+    guarded_launch.tier_guard = True  # type: ignore[attr-defined]
+    subprocess.Popen._execute_child = guarded_launch  # type: ignore[attr-defined]
+    mkdocs.commands.build.build = guarded_build
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Guard the tiers for the whole session (each xdist worker loads this file too)."""
+    _install_tier_guards()
+    folder = Path(tempfile.mkdtemp(prefix="acp-docs-tiers-"))
+    _violations.append(folder / "violations.log")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the file of violations."""
+    if _violations:
+        shutil.rmtree(_violations.pop().parent, ignore_errors=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Note the running test, so the guards know whose marks to read."""
+    _running.append(item)
+    try:
+        yield
+    finally:
+        _running.pop()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test using a fixture that builds or starts a browser carries that marker."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    for tier, named in (("build", BUILD_FIXTURES), ("browser", BROWSER_FIXTURES)):
+        used = sorted(named & fixtures)
+        if used:
+            _guard(tier, f"uses the fixture {used[0]!r}")
+
+
+@pytest.fixture(autouse=True)
+def _tier_violation(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test whose unmarked build or browser the code under test caught and swallowed."""
+    yield
+    violation = request.node.stash.get(_TIER_VIOLATION, None)
+    if violation is None and _violations and _violations[0].exists():
+        noted = _violations[0].read_text(encoding="utf-8").splitlines()
+        prefix = request.node.nodeid + "\t"
+        mine = [line[len(prefix) :] for line in noted if line.startswith(prefix)]
+        violation = mine[0] if mine else None
+    if violation is not None:
+        pytest.fail(violation, pytrace=False)
 
 
 @pytest.fixture(scope="session")

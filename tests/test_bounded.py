@@ -8,6 +8,8 @@ import pytest
 
 from conftest import no_traceback, replace_in, run
 
+pytestmark = pytest.mark.build
+
 NAV_ENTRY = "      - Checks: tooling/checks.md\n"
 CASES = {
     # name: (planted at line 5, what the finding says, the line it is at)

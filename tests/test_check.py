@@ -93,6 +93,7 @@ def planted(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     return Planted(repo, result, before, _snapshot(repo), f"rfds/{other}.md")
 
 
+@pytest.mark.build
 def test_a_clean_checkout_with_a_new_rfd_passes(sample_copy: Path, aspell: None) -> None:
     """The sample RFD, and the RFD an author just started with `acp-docs new`, pass every check."""
     new_rfd(sample_copy, "session-labels", "Session labels")
@@ -104,6 +105,7 @@ def test_a_clean_checkout_with_a_new_rfd_passes(sample_copy: Path, aspell: None)
         assert re.search(rf"^  {name} +ok ", result.stderr, re.M), result.stderr
 
 
+@pytest.mark.build
 def test_a_planted_problem_fails_each_check_and_the_summary_says_which(
     planted: Planted, aspell: None
 ) -> None:
@@ -113,10 +115,12 @@ def test_a_planted_problem_fails_each_check_and_the_summary_says_which(
     assert re.search(r"^  files +ok ", planted.result.stderr, re.M)
 
 
+@pytest.mark.build
 def test_checks_write_nothing_in_the_repository(planted: Planted, aspell: None) -> None:
     assert planted.after == planted.before
 
 
+@pytest.mark.build
 def test_misspelt_prose_fails_but_the_same_word_in_code_does_not(
     planted: Planted, aspell: None
 ) -> None:
@@ -125,44 +129,52 @@ def test_misspelt_prose_fails_but_the_same_word_in_code_does_not(
     assert "A user recieve" in planted.line_of(line, RFD)
 
 
+@pytest.mark.build
 def test_misspelling_inside_a_content_tab_is_found(planted: Planted, aspell: None) -> None:
     (line,) = planted.lines("'negotaite'")
     assert line.startswith(f"{PAGE}:")
     assert "negotaite" in planted.line_of(line, PAGE)
 
 
+@pytest.mark.build
 def test_prettier_violation_fails(planted: Planted) -> None:
     lines = (planted.repo / PAGE).read_text().splitlines()
     blank = lines.index(f"# {SAMPLE.title}") + 2
     assert f"{PAGE}:{blank}:1: Prettier would reformat this file" in planted.result.stdout
 
 
+@pytest.mark.build
 def test_rfd_missing_from_the_navigation_fails(planted: Planted) -> None:
     message = f"{planted.other}:1:1: RFD is missing from the mkdocs.yml navigation"
     assert message in planted.result.stdout
 
 
+@pytest.mark.build
 def test_status_that_disagrees_with_the_navigation_group_fails(planted: Planted) -> None:
     (line,) = planted.lines("has status 'active' but sits under RFDs > Draft")
     assert line.startswith("mkdocs.yml:")
     assert RFD in planted.line_of(line, "mkdocs.yml")
 
 
+@pytest.mark.build
 def test_navigation_entry_to_a_missing_file_fails(planted: Planted) -> None:
     (line,) = planted.lines("navigation entry 'rfds/previews/index.md' points at a missing file")
     assert "rfds/previews/index.md" in planted.line_of(line, "mkdocs.yml")
 
 
+@pytest.mark.build
 def test_missing_template_section_fails(planted: Planted) -> None:
     assert f"{RFD}:1:1: missing template section '## Elevator pitch'" in planted.result.stdout
 
 
+@pytest.mark.build
 def test_broken_anchor_link_fails(planted: Planted) -> None:
     (line,) = planted.lines("frequently-asked-question'")
     assert line.startswith(f"{PAGE}:")
     assert "#frequently-asked-question)" in planted.line_of(line, PAGE)
 
 
+@pytest.mark.build
 def test_planted_invalid_example_fails_once_at_its_line(planted: Planted) -> None:
     problem = (
         f"[v1 ClientSessionCapabilities] /{SAMPLE.prop}/maxBadges: '3' is not of type 'integer'"
@@ -174,10 +186,12 @@ def test_planted_invalid_example_fails_once_at_its_line(planted: Planted) -> Non
     assert fence.startswith("```json") and '"maxBadges": "3"' in payload
 
 
+@pytest.mark.build
 def test_drifted_fragment_fails(planted: Planted) -> None:
     assert planted.lines(f"{SAMPLE.fragment}:")
 
 
+@pytest.mark.build
 def test_github_actions_gets_annotations(planted: Planted) -> None:
     result = _check(planted.repo, "--only", "rfds", env={"GITHUB_ACTIONS": "true"})
     assert result.returncode == 1

@@ -10,7 +10,7 @@ import pytest
 
 from acp_docs.policy import csp
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.build, pytest.mark.browser]
 
 RECORD_VIOLATIONS = """
 window.__cspViolations = [];

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.build, pytest.mark.browser]
 
 DEMO = '[data-acp-demo="prompt-suggestions"]'
 RFD_PAGE = "rfds/prompt-suggestions/"

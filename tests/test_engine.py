@@ -97,6 +97,7 @@ def _merged(repo: Path, protocol: str) -> dict:
     return json.loads(merged.stdout)
 
 
+@pytest.mark.build
 def test_a_second_rfd_with_another_kind_of_change_is_validated_and_published(
     repo_copy: Path, aspell: None
 ) -> None:
@@ -145,6 +146,7 @@ def test_a_second_rfd_with_another_kind_of_change_is_validated_and_published(
     assert 'title="ClientSessionCapabilities (v1)"' in rfd.read_text().splitlines()[number - 1]
 
 
+@pytest.mark.build
 def test_the_reference_and_downloads_list_every_rfd(repo_copy: Path) -> None:
     names, _rfd = _second_rfd(repo_copy)
     site = repo_copy / "site"
@@ -160,6 +162,7 @@ def test_the_reference_and_downloads_list_every_rfd(repo_copy: Path) -> None:
     assert f"{names.slug}/v1.json" in (site / "schema" / "index.html").read_text()
 
 
+@pytest.mark.build
 def test_two_rfds_that_change_the_same_place_are_refused_naming_both(sample_copy: Path) -> None:
     first = sample()
     second = _free(sample_copy)
@@ -218,6 +221,7 @@ def test_a_json_patch_change_with_a_failing_test_guard_is_refused(repo_copy: Pat
     assert json.loads(merged.stdout)["$defs"]["SessionNotification"]["description"] == "new"
 
 
+@pytest.mark.build
 def test_a_schema_source_without_its_rfd_is_a_finding(repo_copy: Path) -> None:
     names = _free(repo_copy, "orphan", "Orphan")
     _plant_source(repo_copy, names.slug, names.fill(SECOND_SOURCE))

@@ -176,6 +176,7 @@ def test_examples_command_github_annotations(repo_copy: Path) -> None:
     assert "no property 'txt' here; did you mean 'text'?" in result.stdout
 
 
+@pytest.mark.build
 def test_strict_build_fails_on_a_planted_invalid_example(repo_copy: Path) -> None:
     replace_in(
         repo_copy / "docs" / "protocol" / "prompt-suggestions.md",
@@ -292,6 +293,7 @@ def test_counter_examples_say_what_a_receiver_does(schemas, render) -> None:
     assert _messages(right, schemas, render) == []
 
 
+@pytest.mark.build
 def test_fixtures_are_published_and_listed(built_site: Path) -> None:
     page = (built_site / "schema" / "fixtures" / "index.html").read_text()
     folder = ROOT / "schema" / "examples"

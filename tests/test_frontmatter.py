@@ -137,6 +137,7 @@ def _tree(root: Path) -> dict[str, str]:
     return out
 
 
+@pytest.mark.build
 def test_acp_docs_check_reports_front_matter_at_its_line(repo_copy: Path) -> None:
     page = repo_copy / "docs" / "tooling" / "hostile.md"
     page.write_text(

@@ -802,7 +802,16 @@ def outside(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize(
+    "case",
+    [
+        # `acp-docs check` builds the site (all but the format check): a `build` test.
+        pytest.param(c, id=c.name, marks=pytest.mark.build)
+        if c.command[0] == "check" and c.command[1:] != ("--only", "format")
+        else pytest.param(c, id=c.name)
+        for c in CASES
+    ],
+)
 def test_hostile_input(request: pytest.FixtureRequest, outside: Path, case: Case) -> None:
     repo_copy = request.getfixturevalue("sample_copy" if case.needs_sample else "repo_copy")
     env = (
@@ -829,6 +838,7 @@ def test_hostile_input(request: pytest.FixtureRequest, outside: Path, case: Case
         assert any(f" {case.where}:{case.line}:" in ln for ln in lines), lines
 
 
+@pytest.mark.build
 def test_hostile_links_and_files_are_findings_and_never_published(
     repo_copy: Path, outside: Path, tmp_path: Path
 ) -> None:
@@ -883,6 +893,7 @@ def test_hostile_links_and_files_are_findings_and_never_published(
     assert not (site / "secret").exists()
 
 
+@pytest.mark.build
 def test_rfd_values_are_escaped_in_generated_pages(sample_copy: Path, tmp_path: Path) -> None:
     replace_in(
         sample_copy / RFD,
@@ -932,6 +943,7 @@ def test_rfd_values_are_escaped_in_generated_pages(sample_copy: Path, tmp_path: 
     assert f"{RFD}:2:1: front matter `title`" in lint.stdout.decode()
 
 
+@pytest.mark.build
 def test_a_check_error_cannot_forge_a_line_or_move_the_terminal(repo_copy: Path) -> None:
     # MkDocs quotes a bad theme name as it is: the escape and the newline come back in its error.
     replace_in(
@@ -945,6 +957,7 @@ def test_a_check_error_cannot_forge_a_line_or_move_the_terminal(repo_copy: Path)
     assert not [line for line in lines if line.startswith(b"::")], lines
 
 
+@pytest.mark.build
 def test_unsafe_link_schemes_are_findings(sample_copy: Path) -> None:
     replace_in(
         sample_copy / RFD,
@@ -986,6 +999,7 @@ def test_concurrent_generates_do_not_race(sample_copy: Path) -> None:
     assert not [p for p in (sample_copy / FRAGMENT).parent.iterdir() if p.name.startswith(".")]
 
 
+@pytest.mark.build
 def test_check_and_build_need_no_network(sample_copy: Path, tmp_path: Path) -> None:
     """No network at all (a fresh network namespace): the checks and the build still pass."""
     require_tool("unshare", "util-linux's unshare")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from test_hostile import snapshot
 
 from conftest import acp, no_traceback, replace_in, sample
@@ -86,6 +88,7 @@ def _examples_both_ways(repo: Path, target: str) -> tuple[set[str], set[str]]:
     return places(alone.stdout), places(built.stdout)
 
 
+@pytest.mark.build
 def test_json_blocks_in_list_items_are_checked_at_their_lines(sample_copy: Path) -> None:
     bad = '{"text": ""}'
     page = _page(
@@ -107,6 +110,7 @@ def test_json_blocks_in_list_items_are_checked_at_their_lines(sample_copy: Path)
     assert snapshot(sample_copy) == before
 
 
+@pytest.mark.build
 def test_fence_attributes_are_read_as_the_renderer_reads_them(sample_copy: Path) -> None:
     page = _page(
         sample_copy,

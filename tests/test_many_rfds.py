@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from acp_docs.core import protocols
 
 from conftest import acp, new_rfd, no_traceback, replace_in, run
@@ -31,6 +33,7 @@ def test_new_with_protocol_v2_writes_where_upstream_keeps_v2_rfds(repo_copy: Pat
     assert result.returncode == 0, result.stdout
 
 
+@pytest.mark.build
 def test_a_v2_rfd_is_built_linted_validated_spelt_and_listed(repo_copy: Path) -> None:
     made = new_rfd(repo_copy, "state-hints", "State hints", "--protocol", "v2")
     path, shown = repo_copy / made.shown, made.shown
@@ -68,6 +71,7 @@ def test_a_v2_rfd_in_the_wrong_group_or_out_of_the_nav_is_a_finding(repo_copy: P
     assert "move it under RFDs > Draft > v2" in line
 
 
+@pytest.mark.build
 def test_a_nav_entry_to_a_missing_page_is_a_finding_and_one_out_of_the_checkout_an_error(
     repo_copy: Path,
 ) -> None:
@@ -96,6 +100,7 @@ def test_a_nav_entry_to_a_missing_page_is_a_finding_and_one_out_of_the_checkout_
     assert f"mkdocs.yml:{out}:" in result.stderr and "must be a relative path" in result.stderr
 
 
+@pytest.mark.build
 def test_the_home_page_lists_every_rfd_and_the_latest_revisions(repo_copy: Path, tmp_path) -> None:
     v1 = new_rfd(repo_copy, "session-labels", "Session labels")
     v2 = new_rfd(repo_copy, "state-hints", "State hints", "--protocol", "v2")
@@ -119,6 +124,7 @@ def test_the_home_page_lists_every_rfd_and_the_latest_revisions(repo_copy: Path,
     assert (site / v2.page / "index.html").is_file()
 
 
+@pytest.mark.build
 def test_a_drafts_protocol_page_says_it_is_a_proposal_and_a_wrong_owner_is_a_finding(
     repo_copy: Path, tmp_path
 ) -> None:
@@ -155,6 +161,7 @@ def test_export_writes_a_v2_rfd_where_upstream_keeps_them(repo_copy: Path, tmp_p
     assert (upstream / "docs" / "rfds" / "v2" / f"{made.slug}.mdx").is_file()
 
 
+@pytest.mark.build
 def test_two_new_rfds_one_v1_with_a_schema_change_one_v2_pass_every_check(
     repo_copy: Path,
 ) -> None:

@@ -19,6 +19,8 @@ from acp_docs.rfds.model import STATUSES, load_all, schema_sources
 
 from conftest import sample
 
+pytestmark = pytest.mark.build
+
 SAMPLE = sample()
 RFD = SAMPLE.page.rstrip("/")
 

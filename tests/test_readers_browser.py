@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT, sample
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.build, pytest.mark.browser]
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 MODES = [

@@ -48,6 +48,7 @@ def test_a_crashing_tool_reports_its_status_and_last_words(tmp_path: Path) -> No
     assert done.stdout == "red\n"
 
 
+@pytest.mark.build
 def test_without_node_the_format_check_errors_and_the_others_still_report(
     repo_copy: Path,
 ) -> None:
@@ -62,6 +63,7 @@ def test_without_node_the_format_check_errors_and_the_others_still_report(
     assert "  rfds    failed" in result.stderr
 
 
+@pytest.mark.build
 def test_a_crashing_build_is_the_build_checks_error(repo_copy: Path) -> None:
     # A watched folder that does not exist stops MkDocs; the other checks still run.
     config = repo_copy / "mkdocs.yml"

@@ -22,7 +22,7 @@ import pytest
 
 from conftest import copy_sample, replace_in, run
 
-pytestmark = pytest.mark.browser
+pytestmark = pytest.mark.build
 
 NAV_ENTRY = "      - Checks: tooling/checks.md\n"
 PLANTS = {
@@ -106,6 +106,7 @@ def test_what_is_refused_is_not_published(hostile) -> None:
     assert "mermaid" not in page and "example.invalid/pixel" not in page
 
 
+@pytest.mark.browser
 def test_in_chromium_nothing_runs_loads_elsewhere_or_navigates_away(browser, hostile) -> None:
     _checked, _where, _site, url = hostile
     context = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -366,6 +366,7 @@ def test_commands_act_on_the_repository_in_the_current_directory(repo_copy: Path
     assert result.returncode == 1, "check ran against another checkout"
 
 
+@pytest.mark.build
 def test_drifted_fragment_is_a_build_warning(repo_copy: Path) -> None:
     replace_in(repo_copy / FRAGMENT.format("v1"), "Never empty.", "Empty.")
     result = run(
@@ -375,6 +376,7 @@ def test_drifted_fragment_is_a_build_warning(repo_copy: Path) -> None:
     assert f"{FRAGMENT.format('v1')}:" in result.stderr
 
 
+@pytest.mark.build
 def test_site_publishes_fragments_and_merged_schemas(built_site: Path, rfd_source) -> None:
     for version in protocols.NAMES:
         stable = json.loads((built_site / "schema" / version / "schema.json").read_text())

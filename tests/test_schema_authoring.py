@@ -78,6 +78,7 @@ LABEL_EXAMPLE = """
 """
 
 
+@pytest.mark.build
 def test_a_source_without_changes_is_reported_first_and_leaves_other_rfds_merged(
     repo_copy: Path,
 ) -> None:
@@ -118,6 +119,7 @@ def test_a_source_without_changes_is_reported_first_and_leaves_other_rfds_merged
     assert expected in validated.stderr
 
 
+@pytest.mark.build
 def test_the_strict_build_reports_the_source_before_the_examples_it_breaks(
     repo_copy: Path,
 ) -> None:
@@ -660,6 +662,7 @@ EXAMPLE_BLOCKS = f"""
 """
 
 
+@pytest.mark.build
 def test_the_written_example_generates_merges_and_passes_every_check(
     repo_copy: Path, aspell: None
 ) -> None:

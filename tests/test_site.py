@@ -11,6 +11,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from acp_docs.core.repo import Repo
 from acp_docs.markdown.blocks import headings
 from acp_docs.rfds import model as rfds
@@ -27,6 +29,7 @@ def _slug(text: str) -> str:
     return slugify(re.sub(r"`", "", text), "-")
 
 
+@pytest.mark.build
 def test_rfd_page_has_an_anchor_for_every_section_and_faq_question(built_site: Path) -> None:
     html = (built_site / SAMPLE.page / "index.html").read_text()
     ids = set(re.findall(r'id="([^"]+)"', html))
@@ -52,6 +55,7 @@ def test_navigation_lists_each_rfd_once_under_its_status(site_repo: Path) -> Non
         assert [e.sections for e in entries] == [group], rfd.shown
 
 
+@pytest.mark.build
 def test_built_navigation_links_the_rfd_once_after_draft(built_site: Path) -> None:
     html = (built_site / "index.html").read_text()
     nav = html.split('<nav class="md-nav md-nav--primary', 1)[1]
@@ -63,6 +67,7 @@ def test_built_navigation_links_the_rfd_once_after_draft(built_site: Path) -> No
     assert "Active" not in before[before.rfind("Draft") :]
 
 
+@pytest.mark.build
 def test_rfd_index_lists_the_rfd_with_its_status(built_site: Path, site_repo: Path) -> None:
     html = (built_site / "rfds" / "index.html").read_text()
     row = re.search(
@@ -83,6 +88,7 @@ def test_rfd_index_lists_the_rfd_with_its_status(built_site: Path, site_repo: Pa
         assert "<table>" not in article
 
 
+@pytest.mark.build
 def test_no_page_names_a_repository_or_calls_a_repository_host(built_site: Path) -> None:
     for page in built_site.rglob("*.html"):
         html = page.read_text()
@@ -90,6 +96,7 @@ def test_no_page_names_a_repository_or_calls_a_repository_host(built_site: Path)
         assert "/edit/main/" not in html, page
 
 
+@pytest.mark.build
 def test_site_has_tabs_search_palette_and_copy_buttons(built_site: Path) -> None:
     html = (built_site / "protocol" / SAMPLE.slug / "index.html").read_text()
     assert 'class="md-tabs"' in html
@@ -102,12 +109,14 @@ def test_site_has_tabs_search_palette_and_copy_buttons(built_site: Path) -> None
     assert "fonts.googleapis.com" not in html
 
 
+@pytest.mark.build
 def test_api_reference_renders_the_package(built_site: Path) -> None:
     html = (built_site / "tooling" / "api" / "index.html").read_text()
     assert "acp_docs.core.protocols" in html
     assert "acp_docs.mkdocs.plugin.AcpDocsPlugin" in html
 
 
+@pytest.mark.build
 def test_editing_an_rfd_is_picked_up_without_a_copy(sample_copy: Path) -> None:
     replace_in(
         sample_copy / SAMPLE.rfd,

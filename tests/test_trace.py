@@ -155,6 +155,7 @@ def test_each_wire_rule_finds_its_planted_violation_at_its_line(
     assert {r for _line, r in found(result)} <= {rule, "trace/schema"}
 
 
+@pytest.mark.build
 def test_every_rule_is_listed_on_the_docs_page(built_site: Path) -> None:
     from acp_docs.trace import session as traces
 
