@@ -51,7 +51,7 @@ system-deps:
 	@bash scripts/system-deps.sh
 
 # MkDocs reads mkdocs.yml with a loader that can run code: vet it first.
-VET_CONFIG := $(BIN)/python -P -m acp_docs.policy.mkdocsconfig
+VET_CONFIG := $(BIN)/python -P -m acp_docs.config.mkdocsconfig
 
 serve: setup
 	$(VET_CONFIG)

@@ -103,7 +103,7 @@ def repo_copy(tmp_path: Path) -> Path:
 
 def _taken(repo: Path) -> tuple[set[str], set[str], str]:
     """The slugs and casefolded titles of the RFDs of `repo`, and its schema sources' text."""
-    from acp_docs.core.repo import Repo
+    from acp_docs.config.repo import Repo
     from acp_docs.rfds import model as rfds
 
     loaded = rfds.load_all(Repo.load(repo))
@@ -488,7 +488,7 @@ def schemas():
 @pytest.fixture(scope="session")
 def render():
     """The site's Markdown engine, as the examples check renders pages with it."""
-    from acp_docs.core.repo import Repo
+    from acp_docs.config.repo import Repo
     from acp_docs.markdown.blocks import renderer
 
     return renderer(Repo.load(ROOT).config)
@@ -540,7 +540,7 @@ def served_site(
     The first worker to ask builds it and starts its server (`siteserver.py`,
     which lives as long as the test run); the others wait, then read the same.
     """
-    from acp_docs.core.repo import Repo
+    from acp_docs.config.repo import Repo
 
     folder = _run_folder(tmp_path_factory)
     out, ready = folder / "site", folder / "site.json"

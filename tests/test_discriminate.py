@@ -124,7 +124,7 @@ def test_errors_are_those_of_jsonschema_when_jsonschema_rs_decides_each_if(
 
 
 def test_the_deciding_check_follows_json_equality_and_types() -> None:
-    from acp_docs.validation import decide
+    from acp_docs.schemalib import decide
 
     one = decide.compile({"const": 1})
     assert one.is_valid(1) and one.is_valid(1.0)

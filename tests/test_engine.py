@@ -285,7 +285,7 @@ def test_new_lists_the_rfd_under_draft(repo_copy: Path) -> None:
     rfd = (repo_copy / "rfds" / f"{slug}.md").read_text()
     assert rfd.startswith(f'---\ntitle: "{title}"\nstatus: draft\nauthors:\n  - octocat\n')
     assert f"\n# {title}\n" in rfd
-    from acp_docs.core.repo import Repo
+    from acp_docs.config.repo import Repo
 
     entries = [e for e in Repo.load(repo_copy).nav() if e.file == f"rfds/{slug}.md"]
     assert [(e.sections, e.title) for e in entries] == [(("RFDs", "Draft"), title)]

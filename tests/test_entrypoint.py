@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 
-from acp_docs.core.repo import Repo
+from acp_docs.config.repo import Repo
 from acp_docs.rfds.model import rfd_files
 
 from conftest import BIN, ROOT

@@ -304,7 +304,7 @@ def test_fixtures_are_published_and_listed(built_site: Path) -> None:
 
 def test_the_plain_renderer_finds_the_blocks_the_site_shows() -> None:
     """`acp-docs examples` renders without highlighting; the blocks are the same ones."""
-    from acp_docs.core.repo import Repo
+    from acp_docs.config.repo import Repo
     from acp_docs.markdown.blocks import plain_blocks, rendered_blocks, renderer
 
     config = Repo.load(ROOT).config

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.policy import configschema as configpolicy
+from acp_docs.config import configschema as configpolicy
 from acp_docs.policy import frontmatter
 
 from conftest import ROOT, acp, no_traceback

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from acp_docs.validation import decide, schemacheck
+from acp_docs.schemalib import decide, schemacheck
 
 SUITE = Path(__file__).parent / "data" / "JSON-Schema-Test-Suite" / "tests" / "draft2020-12"
 URI = "json-schema:///acp-docs/suite.json"

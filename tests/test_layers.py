@@ -12,7 +12,28 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scripts" / "acp_docs"
 
-LOWER = ("core", "sources", "markdown", "validation", "policy", "schema", "rfds")
+ORDER = (
+    "core",
+    "sources",
+    "schemalib",
+    "config",
+    "patches",
+    "markdown",
+    "policy",
+    "schema",
+    "rfds",
+    "validation",
+    "checks",
+    "trace",
+    "prompt_suggestions",
+    "reporters",
+    "authoring",
+    "mkdocs",
+    "cli",
+)
+"""The packages from the lowest up: a package imports only packages before it (and itself)."""
+
+LOWER = ORDER[: ORDER.index("checks")]
 """The layers that know nothing of how findings are shown or how the engine is driven."""
 UPPER = ("reporters", "cli", "mkdocs")
 
@@ -147,3 +168,16 @@ def test_lower_layers_never_import_upper_ones() -> None:
         if _layer(target) in UPPER
     )
     assert offending == [], "\n".join(offending)
+
+
+def test_every_package_imports_only_packages_below_it() -> None:
+    packages = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
+    assert packages == set(ORDER), "a new package needs its place in ORDER"
+    upward = sorted(
+        f"{module} imports {target}"
+        for module, targets in import_graph().items()
+        if _layer(module) in ORDER
+        for target in targets
+        if _layer(target) in ORDER and ORDER.index(_layer(target)) > ORDER.index(_layer(module))
+    )
+    assert upward == [], "\n".join(upward)

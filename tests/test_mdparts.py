@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from acp_docs.checks import prettier
-from acp_docs.core.repo import Repo
+from acp_docs.config.repo import Repo
 from acp_docs.markdown import parts as mdparts
 
 from conftest import ROOT, require_tool

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from acp_docs.config import configschema as configpolicy
+from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
-from acp_docs.core.repo import Repo
-from acp_docs.policy import configschema as configpolicy
 
 from conftest import BIN, ROOT, acp, copy_repo, no_traceback
 
 BASE = "site_name: T\n"
 MATERIAL = next((BIN.parent / "lib").glob("python3*/site-packages/material/templates"))
-VET = ".venv/bin/python -P -m acp_docs.policy.mkdocsconfig"
+VET = ".venv/bin/python -P -m acp_docs.config.mkdocsconfig"
 
 
 def _refusal(text: str) -> str:
@@ -167,7 +167,7 @@ def test_the_shipped_schemas_are_json_schema_and_name_only_allowed_python(
     """The allowlists are data files: each a valid schema whose `pythonName`s are allowed."""
     from jsonschema import Draft202012Validator
 
-    from acp_docs.validation import schemacheck
+    from acp_docs.schemalib import schemacheck
 
     meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)  # patterns are RE2: below
     for schema in (configpolicy.CONFIG_SCHEMA, configpolicy.PAGE_SCHEMA):

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
+from acp_docs.config.repo import Repo
 from acp_docs.core import protocols
 from acp_docs.core.protocols import ProtocolVersion
-from acp_docs.core.repo import Repo
 
 from conftest import ROOT, acp, copy_repo, new_rfd, no_traceback, require_tool
 

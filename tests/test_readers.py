@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from acp_docs.config.repo import Repo
 from acp_docs.core import protocols
-from acp_docs.core.repo import Repo
 from acp_docs.rfds.model import STATUSES, load_all, schema_sources
 
 from conftest import sample

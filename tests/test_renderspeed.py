@@ -75,7 +75,7 @@ def _pages() -> list[str]:
 def test_every_page_renders_exactly_as_with_the_original_engine(
     render, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from acp_docs.core.repo import Repo
+    from acp_docs.config.repo import Repo
     from acp_docs.markdown.blocks import renderer
 
     seen = []

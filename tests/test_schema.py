@@ -303,7 +303,7 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
         ]
     )
     assert written.returncode == 0
-    from acp_docs.core.repo import Repo
+    from acp_docs.config.repo import Repo
     from acp_docs.rfds.model import schema_sources
 
     drafts = [

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from acp_docs.authoring import schema_example as scaffold
 from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.reporters import Report
 from acp_docs.reporters import page as page_report
 from acp_docs.reporters import text as text_report
-from acp_docs.schema import changes, fragments, messages, scaffold, source
+from acp_docs.schema import changes, fragments, messages, source
 from acp_docs.validation.examples import check_text
 from acp_docs.validation.payloads import check_fixtures
 

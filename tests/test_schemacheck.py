@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from acp_docs.validation import schemacheck
+from acp_docs.schemalib import schemacheck
 
 
 def test_schema_problems_are_located_by_escaped_pointers() -> None:
@@ -31,7 +31,7 @@ def test_a_value_that_is_not_json_schema_is_refused_where_it_is() -> None:
 def test_a_schema_jsonschema_rs_cannot_compile_is_refused_naming_the_place() -> None:
     import pytest
 
-    from acp_docs.validation import decide
+    from acp_docs.schemalib import decide
 
     with pytest.raises(decide.SchemaRefused, match=r"at /\$defs/A/minLength: .*integer"):
         decide.Decider({"json-schema:///t.json": {"$defs": {"A": {"minLength": "one"}}}}).at(

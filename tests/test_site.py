@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.core.repo import Repo
+from acp_docs.config.repo import Repo
 from acp_docs.markdown.blocks import headings
 from acp_docs.rfds import model as rfds
 from acp_docs.rfds.model import SECTIONS, STATUSES

@@ -16,10 +16,10 @@ from pathlib import Path
 from acp_docs.authoring.docsjson import nav_entry
 from acp_docs.authoring.mdx import CHECK, convert
 from acp_docs.checks import prettier
+from acp_docs.config.repo import Repo
 from acp_docs.core import runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.rfds.model import STATUSES, Rfd, front_matter_validator, lint_one
 from acp_docs.sources.textfile import read_text, write_atomic
 

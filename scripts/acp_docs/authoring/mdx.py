@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from acp_docs.config.repo import Repo
 from acp_docs.core import protocols
 from acp_docs.core.escaping import code_spans
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.markdown.blocks import CodeBlock, code_blocks, front_matter_end
 from acp_docs.markdown.markers import match_line
 from acp_docs.rfds.model import Rfd

@@ -13,9 +13,9 @@ import json
 import re
 from pathlib import Path
 
+from acp_docs.config.repo import CONFIG_NAME, Repo
 from acp_docs.core import protocols, runner
 from acp_docs.core.errors import UsageError
-from acp_docs.core.repo import CONFIG_NAME, Repo
 from acp_docs.markdown.blocks import front_matter_end, headings
 from acp_docs.rfds.model import (
     HISTORY,

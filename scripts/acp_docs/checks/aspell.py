@@ -20,10 +20,10 @@ from typing import Any
 
 from wcmatch import glob
 
+from acp_docs.config.repo import Repo
 from acp_docs.core import memo, runner
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import prose
 from acp_docs.markdown.blocks import extension_entries

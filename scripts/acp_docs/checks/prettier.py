@@ -15,10 +15,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from acp_docs.config.repo import Repo
 from acp_docs.core import cachedir, runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.markdown import parts as mdparts
 from acp_docs.sources import filetree, jsonparse
 from acp_docs.sources.textfile import read_text, write_atomic

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from acp_docs.core import plugins
+from acp_docs.core import findings, plugins
 from acp_docs.core.errors import UsageError
 from acp_docs.core.plugins import PluginLoadError as PluginLoadError  # what load_checks raises
 
@@ -120,7 +120,9 @@ def load_checks() -> dict[str, Check]:
     """
     key = tuple((e.name, e.value) for e in plugins.entries(GROUP))
     if key in _loaded:
-        return _loaded[key]
+        ordered = _loaded[key]
+        findings.set_first_checks(tuple(name for name, check in ordered.items() if check.first))
+        return ordered
     if not key:
         raise UsageError(
             f"no check is registered under the entry points {GROUP}: the installed metadata of"
@@ -129,6 +131,7 @@ def load_checks() -> dict[str, Check]:
     checks = plugins.load_group(GROUP, Check, _refusal)
     ordered = dict(sorted(checks.items(), key=lambda item: (item[1].order, item[0])))
     _loaded[key] = ordered
+    findings.set_first_checks(tuple(name for name, check in ordered.items() if check.first))
     return ordered
 
 

@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from acp_docs.checks import registry
+from acp_docs.config.repo import Repo
 from acp_docs.core import runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
-from acp_docs.core.repo import Repo
 
 BUILD_TIMEOUT = 600.0
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from acp_docs.cli.common import FOUND, OK, emit, say
+from acp_docs.config.repo import Repo
 from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
-from acp_docs.core.repo import Repo
 from acp_docs.reporters.text import printable
 
 
@@ -23,8 +23,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         repo, args.slug, args.title, args.author, args.minimal, version.rfds_folder
     )
     if args.schema:
-        from acp_docs.core.repo import CONFIG_NAME
-        from acp_docs.schema.scaffold import write_example_source
+        from acp_docs.authoring.schema_example import write_example_source
+        from acp_docs.config.repo import CONFIG_NAME
         from acp_docs.sources.textfile import write_atomic
 
         versions = [version.name] if alone else list(protocols.NAMES)

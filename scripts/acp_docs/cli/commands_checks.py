@@ -15,9 +15,9 @@ from acp_docs.cli.common import (
     refuse_undecodable_names,
     say,
 )
+from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult
-from acp_docs.core.repo import Repo
 from acp_docs.reporters.text import printable
 
 

@@ -18,10 +18,10 @@ from acp_docs.cli.common import (
     say,
     schema_sources,
 )
+from acp_docs.config.repo import Repo
 from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.reporters.text import printable
 
 

@@ -8,9 +8,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.reporters import Report
 from acp_docs.reporters import registry as reporters
 

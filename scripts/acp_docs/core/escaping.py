@@ -6,6 +6,7 @@ may use Markdown (code spans, links) but never raw HTML. `visible` is for
 text shown to a person in a terminal or an annotation: what cannot be seen,
 or would reorder what is seen, is shown as an escape. `unicode_data` is for
 JSON and SARIF, which keep every real character but no lone surrogate.
+`strip_ansi` takes the colour codes out of a tool's output.
 """
 
 from __future__ import annotations
@@ -120,3 +121,11 @@ def text_with_code(text: str) -> str:
         return lead + literal(piece) + trail
 
     return _outside_code(" ".join(str(text).split()), plain)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def strip_ansi(text: str) -> str:
+    """`text` without terminal colour codes (tools colour their output under CI)."""
+    return _ANSI.sub("", text)

@@ -6,22 +6,24 @@ from dataclasses import dataclass
 from functools import total_ordering
 from typing import Any
 
-_first: tuple[str, ...] | None = None
+_first: tuple[str, ...] = ()
 
 
 def first_checks() -> tuple[str, ...]:
     """The checks whose findings sort before every other (`Check.first` in the registry).
 
     A file left out of the build or a schema source that cannot be used causes
-    findings elsewhere, so the cause is read first. Read from the registry once
-    a process.
+    findings elsewhere, so the cause is read first. The check registry
+    (`acp_docs.checks.registry`) says which they are when it loads the checks;
+    until then no check comes first.
     """
-    global _first
-    if _first is None:
-        from acp_docs.checks.registry import first_checks as registered
-
-        _first = registered()
     return _first
+
+
+def set_first_checks(names: tuple[str, ...]) -> None:
+    """Say which checks are causes (called by the check registry as it loads)."""
+    global _first
+    _first = tuple(names)
 
 
 @total_ordering

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acp_docs.core.errors import UsageError
-from acp_docs.sources.textfile import strip_ansi
+from acp_docs.core.escaping import strip_ansi
 
 DEFAULT_TIMEOUT = 300.0
 PLAIN_ENV = {

@@ -13,14 +13,14 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from acp_docs.config.repo import Repo
 from acp_docs.core import memo, protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.mkdocs.state import BuildState, Loaded
 from acp_docs.policy import frontmatter
 from acp_docs.rfds import model as rfds
-from acp_docs.schema import merge
+from acp_docs.schema import drift, merge
 from acp_docs.sources import filetree
 from acp_docs.validation.payloads import check_fixtures, fixture_files
 from acp_docs.validation.schemaset import SchemaSet
@@ -102,7 +102,7 @@ def _check_sources(state: BuildState, loaded: Loaded) -> None:
             (loaded.schema_key, memo.digest_of(fragment_files)),
             lambda: drift.check(root, loaded.sources),
         )
-        for drift in drifts:
-            state.report(drift.finding())
+        for problem in drifts:
+            state.report(problem.finding())
     except UsageError as exc:
         state.load_error(exc, "schema/source")

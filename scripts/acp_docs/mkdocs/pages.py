@@ -20,6 +20,7 @@ from mkdocs.structure.files import Files
 from mkdocs.utils.meta import YAML_RE
 
 from acp_docs.checks.registry import PageView
+from acp_docs.config import configschema as configpolicy
 from acp_docs.core import memo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
@@ -29,7 +30,6 @@ from acp_docs.mkdocs import links, markers, proposal, rfdheader
 from acp_docs.mkdocs.state import BuildState
 from acp_docs.patches import themefix
 from acp_docs.patches.pagerender import RenderCache
-from acp_docs.policy import configschema as configpolicy
 from acp_docs.policy import csp, sanitize
 from acp_docs.rfds import model as rfds
 from acp_docs.sources.textfile import read_text

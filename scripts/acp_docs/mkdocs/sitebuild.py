@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from acp_docs.checks import registry
+from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.reporters.mkdocs_log import LOGGER as PLUGIN_LOGGER
 
 PLUGIN = "acp-docs"

@@ -34,7 +34,7 @@ def vet_and_add(state: BuildState, files: Files, config: Any) -> Files:
     for file in list(files):
         source = file.abs_src_path
         # The installed theme's own files live wherever the theme is installed (mkdocs.yml
-        # may set no custom_dir, see acp_docs.policy.mkdocsconfig); every other file must be a
+        # may set no custom_dir, see acp_docs.config.mkdocsconfig); every other file must be a
         # vetted file inside the checkout.
         from_theme = file.src_dir is not None and not filetree.within(repo.root, file.src_dir)
         if (

@@ -16,10 +16,10 @@ from typing import Any
 from mkdocs.structure.files import File
 
 from acp_docs.checks.registry import Check
+from acp_docs.config.repo import Repo
 from acp_docs.core import memo
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.mkdocs import site
 from acp_docs.reporters import mkdocs_log

@@ -22,13 +22,13 @@ from pathlib import Path
 
 from mkdocs.utils.meta import YAML_RE, get_data
 
+from acp_docs.config import configschema as configpolicy
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.policy import configschema as configpolicy
+from acp_docs.schemalib import schemacheck, schemawords
 from acp_docs.sources import filetree
 from acp_docs.sources.textfile import read_text
 from acp_docs.sources.yamlfile import YamlError, load_with_lines
-from acp_docs.validation import schemacheck, schemawords
 
 CHECK = "build"
 WHOLE = "front matter"

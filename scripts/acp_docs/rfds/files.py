@@ -8,9 +8,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from acp_docs.config.repo import Repo
 from acp_docs.core import protocols
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.markdown.blocks import Heading, headings
 from acp_docs.markdown.fences import front_matter_end
 from acp_docs.rfds.template import CHECK, TEMPLATE_NAME

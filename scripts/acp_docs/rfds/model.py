@@ -17,10 +17,10 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
+from acp_docs.config.repo import Repo
 from acp_docs.core.errors import LocatedError
 from acp_docs.core.escaping import code_spans
 from acp_docs.core.findings import Finding
-from acp_docs.core.repo import Repo
 from acp_docs.markdown import markers
 from acp_docs.markdown.fences import code_lines, front_matter_end
 from acp_docs.policy import titles
@@ -52,9 +52,9 @@ from acp_docs.rfds.template import (
     required_sections,
     status_page,
 )
+from acp_docs.schemalib import schemacheck
 from acp_docs.sources import filetree
 from acp_docs.sources.textfile import load_json
-from acp_docs.validation import schemacheck
 
 __all__ = [
     "ALLOWED_HTML",

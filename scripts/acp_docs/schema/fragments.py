@@ -15,10 +15,10 @@ from acp_docs.core import protocols
 from acp_docs.schema import changes
 from acp_docs.schema import source as source_module
 from acp_docs.schema.source import SchemaSource
+from acp_docs.schemalib import schemacheck
 from acp_docs.sources import jsonfmt
 from acp_docs.sources import pointer as ptr
 from acp_docs.sources.textfile import write_atomic
-from acp_docs.validation import schemacheck
 
 MERGE_KEY = "x-acp-merge"
 CHECK = "schema"

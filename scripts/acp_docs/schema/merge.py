@@ -30,9 +30,9 @@ from acp_docs.schema import source as source_module
 from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.fragments import Contribution
 from acp_docs.schema.source import SchemaSource
+from acp_docs.schemalib import schemacheck
 from acp_docs.sources import pointer as ptr
 from acp_docs.sources.textfile import load_json
-from acp_docs.validation import schemacheck
 
 __all__ = [
     "Assembly",

@@ -34,10 +34,10 @@ from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.schema import changes as changes_module
 from acp_docs.schema.constructs import DROP, Resolver
 from acp_docs.schema.refcycles import ref_cycles
+from acp_docs.schemalib import schemacheck
 from acp_docs.sources import filetree
 from acp_docs.sources.textfile import UnreadableFile, read_text
 from acp_docs.sources.yamlfile import load_with_lines
-from acp_docs.validation import schemacheck
 
 SOURCE_NAME = "source.yaml"
 TOP_LEVEL = ("title", "versions", "shared", "definitions", "changes")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 import tempfile
 from pathlib import Path
@@ -136,11 +135,3 @@ def write_atomic(path: Path, text: str) -> None:
                 str(path), None, None, f"cannot write here: {exc.strerror or exc}"
             ) from None
         raise
-
-
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-
-
-def strip_ansi(text: str) -> str:
-    """`text` without terminal colour codes (tools colour their output under CI)."""
-    return _ANSI.sub("", text)

@@ -1,6 +1,6 @@
 """Why a payload is invalid, said by python-jsonschema from the union branch the payload meant.
 
-jsonschema-rs decides valid or not (`acp_docs.validation.decide`); only a
+jsonschema-rs decides valid or not (`acp_docs.schemalib.decide`); only a
 payload it rejects is explained here, with python-jsonschema's messages.
 
 A discriminated union, a `oneOf`/`anyOf` whose branches are objects that each

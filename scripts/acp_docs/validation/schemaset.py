@@ -20,8 +20,9 @@ from acp_docs.core import protocols
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.schema import merge, messages, source
+from acp_docs.schemalib import decide, schemacheck
 from acp_docs.sources import pointer as ptr
-from acp_docs.validation import decide, explain, receiver, schemacheck, unknownprops
+from acp_docs.validation import explain, receiver, unknownprops
 from acp_docs.validation.explain import Problem
 from acp_docs.validation.receiver import Verdict
 
@@ -146,7 +147,7 @@ class SchemaSet:
         `examples`, `trace`): a source with a problem, or a change the merge
         refuses, is a UsageError at its line, so the cause is said first.
         """
-        from acp_docs.core.repo import Repo
+        from acp_docs.config.repo import Repo
         from acp_docs.rfds import model as rfds
 
         sources = rfds.schema_sources(Repo.load(root))

@@ -3,7 +3,7 @@
 MkDocs reads mkdocs.yml with PyYAML's full loader, imports what it names and
 lets the theme print its values into every page. acp-docs reads the file
 first, with a safe loader (`parse_config`), and accepts only what
-`acp_docs.policy.configschema` lists; anything else is an error at its line, before
+`acp_docs.config.configschema` lists; anything else is an error at its line, before
 MkDocs sees the file:
 
 - YAML tags: only plain values (text, numbers, true/false, null, lists and
@@ -23,7 +23,7 @@ MkDocs sees the file:
 Nesting is bounded (`MAX_DEPTH`); the YAML loader refuses aliases, and the file
 is read with the size limit of every input file.
 
-Run as `python -P -m acp_docs.policy.mkdocsconfig` (`make serve`, `make build`) it
+Run as `python -P -m acp_docs.config.mkdocsconfig` (`make serve`, `make build`) it
 vets the mkdocs.yml of the current directory and exits 2 with the reason.
 """
 
@@ -43,13 +43,13 @@ from jsonschema import validators
 from jsonschema.exceptions import ValidationError
 from yaml.constructor import SafeConstructor
 
+from acp_docs.config import configschema as configpolicy
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.escaping import printable
-from acp_docs.policy import configschema as configpolicy
+from acp_docs.schemalib import schemacheck, schemawords
 from acp_docs.sources import filetree
 from acp_docs.sources.textfile import read_text
 from acp_docs.sources.yamlfile import NoAliasLoader, lines_of
-from acp_docs.validation import schemacheck, schemawords
 
 CONFIG_NAME = "mkdocs.yml"
 MAX_CONFIG_CHARS = 256 * 1024

@@ -10,7 +10,7 @@ features, colours and languages) are read from the schemas, so they cannot
 drift from them.
 
 One keyword is not JSON Schema's own: `pythonName` lists the names a
-`!!python/name:` tag may give at that place (`acp_docs.policy.mkdocsconfig`
+`!!python/name:` tag may give at that place (`acp_docs.config.mkdocsconfig`
 validates it). `PYTHON_NAMES` is every name the tag may give, each with why;
 a schema that names any other is refused when this module loads.
 

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_docs.core import memo
-from acp_docs.policy.mkdocsconfig import (
+from acp_docs.config.mkdocsconfig import (
     CONFIG_NAME,
     MAX_CONFIG_CHARS,
     find_root,
     parse_config,
     read_config,
 )
+from acp_docs.core import memo
 
 __all__ = ["CONFIG_NAME", "MAX_CONFIG_CHARS", "NavEntry", "Repo", "find_root"]
 

@@ -182,7 +182,7 @@ def write_example_source(repo_root: Path, slug: str, title: str, versions: list[
     merge beside the repository's other sources (a name, method or tag the
     pinned schemas or another RFD already use): a UsageError says why.
     """
-    from acp_docs.core.repo import Repo
+    from acp_docs.config.repo import Repo
     from acp_docs.rfds import model as rfds
 
     repo = Repo.load(repo_root)

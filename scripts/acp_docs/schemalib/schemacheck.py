@@ -2,7 +2,7 @@
 
 They say why a payload is invalid (`acp_docs.validation.explain`) and check
 the tool's own configuration; the yes-or-no decision on payloads is
-jsonschema-rs's (`acp_docs.validation.decide`).
+jsonschema-rs's (`acp_docs.schemalib.decide`).
 
 - `pattern` and `patternProperties` run on RE2, whose matching time is linear
   in the input: a schema from a pull request cannot make validation backtrack.
@@ -25,8 +25,8 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.exceptions import NoSuchResource
 
+from acp_docs.schemalib import decide
 from acp_docs.sources import pointer as ptr
-from acp_docs.validation import decide
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False

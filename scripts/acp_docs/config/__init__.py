@@ -1,0 +1,1 @@
+"""The checkout and its configuration: mkdocs.yml read safely and vetted by allowlist."""

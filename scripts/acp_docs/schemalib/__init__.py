@@ -1,0 +1,1 @@
+"""JSON Schema by library: jsonschema-rs decides; python-jsonschema checks and explains."""
