@@ -79,6 +79,7 @@ def test_the_folder_walk_never_follows_a_link(tmp_path: Path) -> None:
     assert seen == {tmp_path.name, "real"}
 
 
+@pytest.mark.build
 def test_a_site_build_leaves_no_patch_behind() -> None:
     from acp_docs.mkdocs import sitebuild
 

@@ -46,6 +46,7 @@ REPORTER = Reporter(summary="one FAKE line a finding", render=render)
 """
 
 
+@pytest.mark.build
 def test_a_reporter_installed_by_entry_point_is_a_format_of_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repo_copy: Path
 ) -> None:

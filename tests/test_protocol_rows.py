@@ -141,6 +141,7 @@ def test_a_new_row_and_its_schema_files_make_a_version_every_command_knows(
     assert f"{name}: 2" in examples.stderr
 
 
+@pytest.mark.build
 def test_the_whole_check_runs_with_the_new_version(
     checkout: Path, fake_row: ProtocolVersion, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,6 +172,7 @@ def test_the_whole_check_runs_with_the_new_version(
     assert found[0]["message"].startswith(f"[{fake_row.name} {request}]"), found[0]["message"]
 
 
+@pytest.mark.build
 def test_an_rfd_of_the_new_version_alone_lives_in_its_folder_and_nav_group(
     checkout: Path, fake_row: ProtocolVersion, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -103,6 +103,7 @@ def test_a_fix_hint_is_the_rule_s_own_or_else_the_check_s() -> None:
     assert registry.fix_hint(None, "links/anchor") is None
 
 
+@pytest.mark.build
 def test_a_new_check_in_one_module_reports_with_its_hint(
     sample_copy: Path, tmp_path: Path, on_path
 ) -> None:
@@ -159,6 +160,7 @@ def test_a_registered_check_that_cannot_load_is_an_error_naming_its_entry_point(
     assert says in result.stderr
 
 
+@pytest.mark.build
 def test_a_site_build_refuses_a_check_that_cannot_load(tmp_path: Path, on_path) -> None:
     from acp_docs.mkdocs import sitebuild
 
