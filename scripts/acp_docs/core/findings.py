@@ -6,22 +6,29 @@ from dataclasses import dataclass
 from functools import total_ordering
 from typing import Any
 
-_first: tuple[str, ...] = ()
+_first: tuple[str, ...] | None = None
 
 
 def first_checks() -> tuple[str, ...]:
-    """The checks whose findings sort before every other (`Check.first` in the registry).
+    """The checks whose findings sort before every other (`Check.first`).
 
     A file left out of the build or a schema source that cannot be used causes
-    findings elsewhere, so the cause is read first. The check registry
-    (`acp_docs.checks.registry`) says which they are when it loads the checks;
-    until then no check comes first.
+    findings elsewhere, so the cause is read first. The check registry says
+    which checks they are as it loads them; before that, they are read from the
+    `acp_docs.checks` entry points (this layer imports no check).
     """
+    global _first
+    if _first is None:
+        from acp_docs.core import plugins
+
+        checks = plugins.load_group("acp_docs.checks", object)
+        ranked = sorted(checks.items(), key=lambda item: (getattr(item[1], "order", 0), item[0]))
+        _first = tuple(name for name, check in ranked if getattr(check, "first", False))
     return _first
 
 
 def set_first_checks(names: tuple[str, ...]) -> None:
-    """Say which checks are causes (called by the check registry as it loads)."""
+    """Say which checks are causes (the check registry, as it loads the checks)."""
     global _first
     _first = tuple(names)
 
