@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markdown.extensions.attr_list import get_attrs
 from pymdownx.superfences import RE_HL_LINES, RE_LINENUMS, RE_NESTED_FENCE_START, RE_OPTIONS
@@ -124,6 +125,16 @@ def _prefix(line: str, width: int) -> tuple[str, str]:
 def fenced_blocks(text: str) -> list[CodeBlock]:
     """Every fenced block of `text` (decoded, `\\n` line ends) as pymdownx.superfences finds it.
 
+    The last few texts' blocks are kept: a page is scanned by the examples
+    check, its render limits and its block map in turn.
+    """
+    return list(_scanned(text))
+
+
+@lru_cache(maxsize=8)
+def _scanned(text: str) -> tuple[CodeBlock, ...]:
+    """The blocks of `text`, found as `fenced_blocks` says.
+
     One pass over the lines, following pymdownx.superfences' own rules: a fence
     after spaces and `>` only (never after a list marker), each content line
     indented (or quoted) like the fence, the closing fence the same run of
@@ -178,7 +189,7 @@ def fenced_blocks(text: str) -> list[CodeBlock]:
     if opened is not None:
         start, width, fence, _quotes = opened
         blocks.append(_block(fence, start, width, body, len(lines) - 1, False))
-    return blocks
+    return tuple(blocks)
 
 
 def _block(
