@@ -101,6 +101,17 @@ def checkout(tmp_path: Path, fake_row: ProtocolVersion) -> Path:
     return repo
 
 
+@pytest.fixture
+def child_knows_the_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site build's child process has the fake row too (through `sitecustomize`)."""
+    child = tmp_path / "child"
+    child.mkdir()
+    (child / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(child), os.environ.get("PYTHONPATH", "")])
+    )
+
+
 def _ok(result: Any) -> None:
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -143,14 +154,8 @@ def test_a_new_row_and_its_schema_files_make_a_version_every_command_knows(
 
 @pytest.mark.build
 def test_the_whole_check_runs_with_the_new_version(
-    checkout: Path, fake_row: ProtocolVersion, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    checkout: Path, fake_row: ProtocolVersion, child_knows_the_row: None
 ) -> None:
-    child = tmp_path / "child"
-    child.mkdir()
-    (child / "sitecustomize.py").write_text(SITECUSTOMIZE)
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join([str(child), os.environ.get("PYTHONPATH", "")])
-    )
     made = new_rfd(checkout, "fake-version-check", "Fake version check", "--schema")
     _ok(acp(["check", "--only", "schema", "examples", "rfds", "files"], cwd=checkout))
 
@@ -174,14 +179,8 @@ def test_the_whole_check_runs_with_the_new_version(
 
 @pytest.mark.build
 def test_an_rfd_of_the_new_version_alone_lives_in_its_folder_and_nav_group(
-    checkout: Path, fake_row: ProtocolVersion, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    checkout: Path, fake_row: ProtocolVersion, child_knows_the_row: None
 ) -> None:
-    child = tmp_path / "child"
-    child.mkdir()
-    (child / "sitecustomize.py").write_text(SITECUSTOMIZE)
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join([str(child), os.environ.get("PYTHONPATH", "")])
-    )
     made = new_rfd(
         checkout, "fake-version-alone", "Fake version alone", "--protocol", fake_row.name
     )
