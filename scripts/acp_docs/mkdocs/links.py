@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import posixpath
-import re
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -68,11 +67,20 @@ class _Places:
         """Line and column of the `occurrence`-th `url` in the page ((1, 1) if none)."""
         places = self.of.get(url)
         if places is None:
-            found = re.finditer(re.escape(url), self.text) if url else ()
-            places = self.of[url] = [m.start() for m in found]
+            places = self.of[url] = _starts(self.text, url)
         if not 0 < occurrence <= len(places):
             return 1, 1
         return self.lines.at(places[occurrence - 1])
+
+
+def _starts(text: str, needle: str) -> list[int]:
+    """Where `needle` starts in `text`, left to right, without overlaps (none when empty)."""
+    found: list[int] = []
+    at = text.find(needle) if needle else -1
+    while at != -1:
+        found.append(at)
+        at = text.find(needle, at + len(needle))
+    return found
 
 
 def check_page(state: BuildState, page: Any, files: Files, shown: str, text: str) -> None:

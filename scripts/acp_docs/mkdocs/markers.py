@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from acp_docs.core import memo, protocols
+from acp_docs.core import cachedir, memo, protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.markdown import prose
@@ -27,6 +28,7 @@ from acp_docs.mkdocs.state import BuildState, Loaded
 from acp_docs.schema import fragments, reference
 from acp_docs.sources import filetree
 from acp_docs.sources.lines import LineIndex
+from acp_docs.sources.textfile import write_atomic
 
 
 @dataclass(frozen=True)
@@ -92,10 +94,36 @@ def _api_reference(use: Use) -> str | None:
     package = root / use.args[0]
     if not filetree.inside(root, package / "__init__.py"):
         return apiref.render(apiref.modules(root, package))  # refused, with the reason
-    key = (str(package), memo.digest_of(apiref.python_files(package)))
+    digest = memo.digest_of(apiref.python_files(package))
     return memo.remembered(
-        "api-reference", key, lambda: apiref.render(apiref.modules(root, package))
+        "api-reference", (str(package), digest), lambda: _api_reference_kept(root, package, digest)
     )
+
+
+_KEPT_REFERENCES = 16
+
+
+def _api_reference_kept(root: Path, package: Path, digest: str) -> str:
+    """The reference of `package`, kept in the user's cache under the digest of its files'
+    names and bytes, so a later `acp-docs check` of the same code reads it back."""
+    folder = cachedir.cache_dir("api-reference")
+    kept = folder / f"{digest}.md" if folder else None
+    if kept is not None and kept.is_file() and not kept.is_symlink():
+        try:
+            return kept.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass
+    text = apiref.render(apiref.modules(root, package))
+    if folder is not None and kept is not None:
+        try:
+            write_atomic(kept, text)
+            for old in sorted(folder.glob("*.md"), key=lambda p: p.stat().st_mtime)[
+                :-_KEPT_REFERENCES
+            ]:
+                old.unlink(missing_ok=True)
+        except (OSError, UsageError):
+            pass  # a cache only saves time
+    return text
 
 
 REGISTRY: dict[str, Handler] = {
