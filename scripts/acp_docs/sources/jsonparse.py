@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from acp_docs.sources.lines import LineIndex
+
 MAX_DEPTH = 64
 
 
@@ -25,11 +27,6 @@ class JsonProblem(Exception):
 
     def __str__(self) -> str:
         return f"{self.line}:{self.col}: {self.message}"
-
-
-def _position(text: str, index: int) -> tuple[int, int]:
-    line = text.count("\n", 0, index) + 1
-    return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
 _TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}]', re.S)
@@ -113,14 +110,14 @@ def _duplicate(text: str) -> tuple[str, int] | None:
 
 def _find(text: str, needle: str) -> tuple[int, int]:
     index = text.find(needle)
-    return _position(text, index) if index >= 0 else (1, 1)
+    return LineIndex(text).at(index) if index >= 0 else (1, 1)
 
 
 def loads(text: str) -> Any:
     """Parse `text`; a JsonProblem for anything the module docstring refuses."""
     deep = _too_deep(text)
     if deep is not None:
-        line, col = _position(text, deep)
+        line, col = LineIndex(text).at(deep)
         raise JsonProblem(line, col, f"nested deeper than {MAX_DEPTH} levels")
     pairs = _Pairs()
     try:
@@ -139,7 +136,7 @@ def loads(text: str) -> Any:
         key, (line, col) = pairs.duplicate, _find(text, json.dumps(pairs.duplicate))
         found = _duplicate(text)
         if found is not None:
-            key, (line, col) = found[0], _position(text, found[1])
+            key, (line, col) = found[0], LineIndex(text).at(found[1])
         raise JsonProblem(line, col, f"duplicate key {key!r}: parsers disagree on which one wins")
     if _surrogate(value):
         line, col = _find(text, "\\u")
