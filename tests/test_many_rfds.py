@@ -212,3 +212,17 @@ def test_new_with_a_schema_never_writes_through_a_link_out_of_the_checkout(
     assert list(outside.iterdir()) == []
     assert (repo_copy / "mkdocs.yml").read_bytes() == before
     assert not (repo_copy / "rfds" / "evil-labels.md").exists()
+
+
+def test_a_folder_of_rfds_that_is_no_version_s_is_reported_not_skipped(repo_copy: Path) -> None:
+    from acp_docs.config.repo import Repo
+    from acp_docs.rfds.model import odd_entries
+
+    stray = repo_copy / "rfds" / "v99"
+    stray.mkdir()
+    (stray / "early.md").write_text((repo_copy / "rfds" / "TEMPLATE.md").read_text())
+    (repo_copy / "rfds" / "pictures").mkdir()  # a folder without Markdown is left alone
+    found = odd_entries(Repo.load(repo_copy))
+    assert [(f.path, f.rule) for f in found] == [("rfds/v99", "rfds/unknown-folder")]
+    known = [f"rfds/{folder}/" for folder in protocols.folders()]
+    assert all(name in found[0].message for name in known), found[0].message

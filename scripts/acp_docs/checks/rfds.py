@@ -13,6 +13,7 @@ CHECK = Check(
     rules={
         "rfds": "Follow the RFD template and its front matter.",
         "rfds/shadowed": "Keep RFDs in rfds/ only: remove the copy in docs/.",
+        "rfds/unknown-folder": "Move the RFDs to rfds/ or to their version's folder.",
     },
     docs="rfds",
     order=40,

@@ -151,10 +151,11 @@ def rfd_files(repo: Repo) -> list[Path]:
 def odd_entries(repo: Repo) -> list[Finding]:
     """An entry of rfds/ (or a version folder of it) that looks like an RFD but cannot be read.
 
-    A name that is not UTF-8, or a `*.md` that is a folder, would otherwise be
-    skipped in silence.
+    A name that is not UTF-8, a `*.md` that is a folder, or a folder of RFDs that
+    is no version's would otherwise be skipped in silence.
     """
     out = []
+    folders = protocols.folders()
     for folder in _rfd_folders(repo):
         for path in sorted(folder.iterdir()):
             shown = filetree.shown(os.path.relpath(path, repo.root))
@@ -163,10 +164,27 @@ def odd_entries(repo: Repo) -> list[Finding]:
             elif path.suffix == ".md" and path.is_dir() and not path.is_symlink():
                 reason = "is a folder, not an RFD: an RFD is one Markdown file; rename or remove it"
                 rule = "rfds/not-a-file"
+            elif folder == repo.rfds_dir and _holds_markdown(path) and path.name not in folders:
+                known = ", ".join(f"rfds/{name}/" for name in folders) or "none"
+                reason = (
+                    "is no protocol version's RFD folder, so its RFDs are not read"
+                    f" (version folders: {known}): move them to rfds/ or a version folder"
+                )
+                rule = "rfds/unknown-folder"
             else:
                 continue
             out.append(Finding(shown, 1, 1, CHECK, reason, rule))
     return out
+
+
+def _holds_markdown(path: Path) -> bool:
+    """A real folder (not a link) with a `*.md` file in it."""
+    if path.is_symlink() or not path.is_dir():
+        return False
+    try:
+        return any(entry.suffix == ".md" for entry in path.iterdir())
+    except OSError:
+        return False
 
 
 def load_all(repo: Repo) -> list[Rfd]:
