@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from acp_docs.core.escaping import literal, text_with_code
 from acp_docs.rfds.model import STATUSES, Rfd, revisions
 from acp_docs.schema import fragments, merge
 from acp_docs.schema.source import SchemaSource
+from acp_docs.sources import filetree
 from acp_docs.sources.textfile import load_json, read_text
 from acp_docs.sources.yamlfile import load as load_yaml
 from acp_docs.validation.payloads import fixture_files
@@ -163,9 +165,22 @@ class DemoData:
     examples: list[dict[str, Any]]
 
 
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def _inside(root: Path, shown: str) -> Path:
+    """`root / shown`, refused unless it is a regular file inside the checkout (no link out)."""
+    path = root / shown
+    if path.is_symlink() or not filetree.inside(root, path):
+        raise UsageError(f"{shown}: no such file in the checkout (links are not followed)")
+    return path
+
+
 def _demo_data(root: Path, slug: str) -> DemoData:
+    if not _SLUG.fullmatch(slug):
+        raise UsageError(f"demo {slug!r}: name an RFD by its slug (kebab-case)")
     shown = f"schema/{slug}/{DEMO_FILE}"
-    data = load_yaml(read_text(root / shown, shown), shown)
+    data = load_yaml(read_text(_inside(root, shown), shown), shown)
     entries = data.get("examples") if isinstance(data, dict) else None
     title = data.get("title") if isinstance(data, dict) else None
     fallback = data.get("fallback") if isinstance(data, dict) else None
@@ -186,7 +201,7 @@ def _demo_data(root: Path, slug: str) -> DemoData:
         fixture = str(entry["fixture"])
         if fixture.startswith("/") or ".." in fixture.split("/"):
             raise UsageError(f"{shown}:1:1: fixture {fixture!r} must stay under schema/")
-        update = load_json(root / "schema" / fixture, f"schema/{fixture}")
+        update = load_json(_inside(root, f"schema/{fixture}"), f"schema/{fixture}")
         examples.append(
             {"name": str(entry["name"]), "label": str(entry["label"]), "update": update}
         )
