@@ -16,8 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 from acp_docs.core import protocols
+from acp_docs.sources import pointer as ptr
 
 MAX_DEPTH = 64
+MAX_VALUES = 200_000
+"""How many values one source may expand to: `$shared` values that use each other
+many times over would otherwise double at every level."""
 OMIT = "$omit"
 """The value of a version in `$versions` that leaves the member out of that version."""
 DROP = object()
@@ -40,13 +44,22 @@ class Resolver:
         """The versions the source targets: each `$versions` map names all of them."""
         self.shared = shared
         self.error = error
+        self.values = 0
 
     def value(self, value: Any, pointer: str, depth: int = 0) -> Any:
         """`value` (found at `pointer`) for the version; DROP when it is left out."""
         if depth > MAX_DEPTH:
             raise self.error(pointer, f"nested deeper than {MAX_DEPTH} levels (a $shared cycle?)")
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise self.error(
+                pointer,
+                f"expands to more than {MAX_VALUES:,} values (a $shared used over and over?)",
+            )
         if isinstance(value, list):
-            items = (self.value(item, f"{pointer}/{i}", depth + 1) for i, item in enumerate(value))
+            items = (
+                self.value(item, ptr.child(pointer, i), depth + 1) for i, item in enumerate(value)
+            )
             return [item for item in items if item is not DROP]
         if not isinstance(value, dict):
             if value == OMIT:
@@ -64,13 +77,13 @@ class Resolver:
             return self._construct(constructs[0], value[constructs[0]], pointer, depth)
         out = {}
         for key, item in value.items():
-            resolved = self.value(item, f"{pointer}/{key}", depth + 1)
+            resolved = self.value(item, ptr.child(pointer, str(key)), depth + 1)
             if resolved is not DROP:
                 out[str(key)] = resolved
         return out
 
     def _construct(self, kind: str, arg: Any, pointer: str, depth: int) -> Any:
-        here = f"{pointer}/{kind}"
+        here = ptr.child(pointer, kind)
         if kind == "$versions":
             return self._versions(arg, here, depth)
         if kind == "$shared":
@@ -78,7 +91,7 @@ class Resolver:
             if not isinstance(arg, str) or not isinstance(shared, dict) or arg not in shared:
                 known = ", ".join(sorted(shared)) if isinstance(shared, dict) and shared else "none"
                 raise self.error(here, f"no shared value {arg!r} (shared: {known})")
-            return self.value(shared[arg], f"/shared/{arg}", depth + 1)
+            return self.value(shared[arg], ptr.child("/shared", arg), depth + 1)
         if not isinstance(arg, list):
             raise self.error(here, "`$join` takes a list of strings")
         parts = self.value(arg, here, depth + 1)
@@ -91,7 +104,7 @@ class Resolver:
             raise self.error(here, "`$versions` maps version names to values")
         for name in arg:
             if not isinstance(name, str) or name not in protocols.VERSIONS:
-                raise self.error(f"{here}/{name}", protocols.unknown(name))
+                raise self.error(ptr.child(here, str(name)), protocols.unknown(name))
         if self.version not in arg:
             if self.version not in self.targets:
                 return DROP
@@ -102,4 +115,4 @@ class Resolver:
             )
         if arg[self.version] == OMIT:
             return DROP
-        return self.value(arg[self.version], f"{here}/{self.version}", depth + 1)
+        return self.value(arg[self.version], ptr.child(here, self.version), depth + 1)
