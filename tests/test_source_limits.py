@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from acp_docs.core import protocols
 from acp_docs.schema import source
 
-from conftest import ROOT
+from conftest import ROOT, acp, no_traceback
 
 VERSIONS = ", ".join(protocols.NAMES)
 
@@ -34,3 +36,21 @@ def test_a_problem_under_a_key_with_a_slash_is_at_that_key_s_line() -> None:
     assert {(p.line, p.reason) for p in made.problems} == {
         (7, "no shared value 'nope' (shared: none)")
     }
+
+
+def test_a_patch_that_makes_a_base_definition_refer_to_itself_in_place_is_refused(
+    repo_copy: Path,
+) -> None:
+    folder = repo_copy / "schema" / "zz-loop"
+    folder.mkdir()
+    (folder / "source.yaml").write_text(
+        f"title: loop\nversions: [{VERSIONS}]\nchanges:\n"
+        "  - op: add\n    path: /$defs/ContentBlock/allOf\n"
+        "    value: [{$ref: '#/$defs/ContentBlock'}]\n"
+    )
+    result = acp(["schema", "check"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 1
+    assert "schema/zz-loop/source.yaml:4:1: $defs/ContentBlock refers to itself in place" in (
+        result.stdout
+    ), result.stdout

@@ -31,6 +31,7 @@ from acp_docs.schema import changes, fragments, reachable
 from acp_docs.schema import source as source_module
 from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.fragments import Contribution
+from acp_docs.schema.refcycles import ref_cycles
 from acp_docs.schema.source import SchemaSource
 from acp_docs.schemalib import schemacheck
 from acp_docs.sources import pointer as ptr
@@ -240,6 +241,7 @@ def merge(
     _refuse_conflicts(contributions, version)
     merged = copy.deepcopy(base)
     defs = merged["$defs"]
+    own_loops = {name for name, _ in ref_cycles(defs)}  # the base's, if it had any
     for made in contributions:
         for name in made.definitions:
             if name in defs:
@@ -252,6 +254,7 @@ def merge(
         for change in made.changes:
             changes.apply(merged, change, version)
         defs.update(copy.deepcopy(made.definitions))
+        _refuse_loops(made, defs, own_loops)
     for made in contributions:
         _refuse_dangling(made, defs)
     if meta_check and not _meets_metaschema(merged):
@@ -262,6 +265,24 @@ def merge(
                 f"merged ACP {version.name} schema fails the 2020-12 meta-schema: {exc.message}"
             ) from None
     return merged
+
+
+def _refuse_loops(made: Contribution, defs: dict[str, Any], own_loops: set[str]) -> None:
+    """Refuse a contribution that makes a definition refer to itself in place (`allOf`, ...):
+    no validator can end such a loop. The source's own definitions were checked on load; this
+    catches a JSON Patch that closes a loop through the base's definitions."""
+    loops = [(name, loop) for name, loop in ref_cycles(defs) if name not in own_loops]
+    if not loops:
+        return
+    name, loop = loops[0]
+    touching = [c for c in made.changes if any(n in repr(c.args) for n in loop)]
+    line = touching[0].line if touching else made.line_of(name)
+    raise MergeRefused(
+        f"$defs/{name} refers to itself in place ({' -> '.join(loop)}): no validator can"
+        " end that loop; refer to it from `properties` or `items` instead",
+        made.shown,
+        line,
+    )
 
 
 def _meets_metaschema(schema: dict[str, Any]) -> bool:
