@@ -77,3 +77,10 @@ def test_fragments_are_pointers_after_the_hash() -> None:
     assert ptr.from_fragment("#/$defs/a~1b") == "/$defs/a~1b"
     with pytest.raises(ptr.PointerError):
         ptr.from_fragment("https://example.com/schema")
+
+
+def test_only_ascii_digits_without_a_leading_zero_index_a_list() -> None:
+    assert [ptr.list_index(t) for t in ("0", "7", "10")] == [0, 7, 10]
+    assert [ptr.list_index(t) for t in ("²", "٣", "01", "-1", "", "1e2")] == [None] * 6
+    with pytest.raises(ptr.PointerError):
+        ptr.resolve({"a": [1, 2]}, "/a/²")

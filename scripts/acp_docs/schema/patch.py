@@ -26,11 +26,6 @@ def path_parts(path: str) -> list[str]:
         raise PatchFailed(f"JSON Patch path {path!r} is not a JSON Pointer: {exc}") from None
 
 
-def _index(node: list[Any], part: str) -> int | None:
-    """The list index `part` names (digits, no leading zero), or None."""
-    return int(part) if part.isdigit() and (part == "0" or part[0] != "0") else None
-
-
 def _parent(doc: Any, path: str) -> tuple[Any, str]:
     parts = path_parts(path)
     try:
@@ -43,7 +38,7 @@ def _parent(doc: Any, path: str) -> tuple[Any, str]:
 def apply(doc: dict[str, Any], op: str, path: str, value: Any = None) -> None:
     """Apply one operation to `doc` in place; PatchFailed when the base does not allow it."""
     parent, last = _parent(doc, path)
-    index = _index(parent, last) if isinstance(parent, list) else None
+    index = ptr.list_index(last) if isinstance(parent, list) else None
     exists = (isinstance(parent, dict) and last in parent) or (
         index is not None and index < len(parent)
     )

@@ -7,6 +7,7 @@ which `~` is written `~0` and `/` is written `~1`: the member `a/b~c` is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -49,14 +50,21 @@ def parse(pointer: str) -> list[str]:
     return [unescape(token) for token in pointer[1:].split("/")]
 
 
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def list_index(token: str) -> int | None:
+    """The array index a pointer token names (RFC 6901: ASCII digits, no leading zero), or None."""
+    return int(token) if _INDEX.fullmatch(token) else None
+
+
 def resolve(document: Any, pointer: str) -> Any:
     """The value `pointer` names in `document`; PointerError when it names nothing."""
     node = document
     for name in parse(pointer):
         if isinstance(node, dict) and name in node:
             node = node[name]
-        elif isinstance(node, list) and name.isdigit() and (name == "0" or name[0] != "0"):
-            index = int(name)
+        elif isinstance(node, list) and (index := list_index(name)) is not None:
             if index >= len(node):
                 raise PointerError(f"{pointer!r}: no item {index} (the list has {len(node)})")
             node = node[index]
