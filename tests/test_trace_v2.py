@@ -180,3 +180,13 @@ def test_an_update_whose_every_entry_is_invalid_is_a_schema_finding(tmp_path: Pa
     line = len(messages)
     assert (line, "prompt-suggestions/empty-text") in found
     assert (line, "trace/schema") in found, report
+
+
+def test_a_session_id_that_is_not_a_string_is_a_finding_not_a_crash(tmp_path: Path) -> None:
+    odd = prompt(3, "Now the lexer")
+    odd["message"]["params"]["sessionId"] = ["not", "a", "string"]
+    messages = [*opening(), *turn(2, "Fix the parser"), odd, suggestions("Run the tests")]
+    status, found, report = run(tmp_path, messages)
+    assert status == 1, report
+    assert (len(opening()) + 7, "trace/schema") in found, report
+    assert {line for line, _ in found} == {len(opening()) + 7}, report

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from acp_docs.core.protocols import ProtocolVersion
-from acp_docs.trace.session import TO_AGENT, TO_CLIENT, Message, Rule
+from acp_docs.trace.session import TO_AGENT, TO_CLIENT, Message, Rule, json_key
 
 RFD = "rfds/prompt-suggestions.md"
 """Where the rules are stated: the RFD's file in this checkout (links add its section's anchor)."""
@@ -119,10 +119,10 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
     `state_update` other than `idle` (agent-initiated work starts so too), and
     ends with the next `idle`. The prompt's response ends nothing there.
     """
-    busy: dict[Any, tuple[str, int]] = {}
+    busy: dict[str, tuple[str, int]] = {}
     """Per session: why it is busy (the prompt or the reported state) and since which line."""
     for message in messages:
-        session = message.params.get("sessionId")
+        session = json_key(message.params.get("sessionId"))  # any JSON value, made hashable
         if message.is_request and message.method == "session/prompt":
             busy[session] = ("a session/prompt", message.line)
             continue
