@@ -226,3 +226,20 @@ def test_a_folder_of_rfds_that_is_no_version_s_is_reported_not_skipped(repo_copy
     assert [(f.path, f.rule) for f in found] == [("rfds/v99", "rfds/unknown-folder")]
     known = [f"rfds/{folder}/" for folder in protocols.folders()]
     assert all(name in found[0].message for name in known), found[0].message
+
+
+def test_an_rfd_that_is_a_link_is_reported_under_its_own_name_and_not_read(
+    repo_copy: Path,
+) -> None:
+    from acp_docs.config.repo import Repo
+    from acp_docs.rfds.model import load_all, odd_entries
+
+    folder = next(iter(protocols.folders()))
+    (repo_copy / "rfds" / folder).mkdir(exist_ok=True)
+    existing = next(p for p in (repo_copy / "rfds").glob("*.md") if p.name != "TEMPLATE.md")
+    (repo_copy / "rfds" / folder / "linked.md").symlink_to(existing)
+    repo = Repo.load(repo_copy)
+    found = [(f.path, f.rule) for f in odd_entries(repo)]
+    assert found == [(f"rfds/{folder}/linked.md", "rfds/link")]
+    assert all(rfd.slug != "linked" for rfd in load_all(repo))
+    assert len({rfd.shown for rfd in load_all(repo)}) == len(load_all(repo))

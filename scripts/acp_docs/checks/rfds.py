@@ -13,6 +13,7 @@ CHECK = Check(
     rules={
         "rfds": "Follow the RFD template and its front matter.",
         "rfds/shadowed": "Keep RFDs in rfds/ only: remove the copy in docs/.",
+        "rfds/link": "Make the RFD a file of its own, not a link to another.",
         "rfds/unknown-folder": "Move the RFDs to rfds/ or to their version's folder.",
     },
     docs="rfds",

@@ -141,6 +141,7 @@ def rfd_files(repo: Repo) -> list[Path]:
                 p
                 for p in folder.glob("*.md")
                 if p.name != TEMPLATE_NAME
+                and not p.is_symlink()
                 and filetree.decodable(p.name)
                 and filetree.inside(repo.root, p)
             )
@@ -151,8 +152,8 @@ def rfd_files(repo: Repo) -> list[Path]:
 def odd_entries(repo: Repo) -> list[Finding]:
     """An entry of rfds/ (or a version folder of it) that looks like an RFD but cannot be read.
 
-    A name that is not UTF-8, a `*.md` that is a folder, or a folder of RFDs that
-    is no version's would otherwise be skipped in silence.
+    A name that is not UTF-8, a `*.md` that is a link or a folder, or a folder of
+    RFDs that is no version's would otherwise be skipped in silence.
     """
     out = []
     folders = protocols.folders()
@@ -161,7 +162,10 @@ def odd_entries(repo: Repo) -> list[Finding]:
             shown = filetree.shown(os.path.relpath(path, repo.root))
             if not filetree.decodable(path.name):
                 reason, rule = "the file name is not UTF-8: rename it", "rfds/file-name"
-            elif path.suffix == ".md" and path.is_dir() and not path.is_symlink():
+            elif path.suffix == ".md" and path.is_symlink():
+                reason = "is a link: an RFD is a file of its own; copy or move it instead"
+                rule = "rfds/link"
+            elif path.suffix == ".md" and path.is_dir():
                 reason = "is a folder, not an RFD: an RFD is one Markdown file; rename or remove it"
                 rule = "rfds/not-a-file"
             elif folder == repo.rfds_dir and _holds_markdown(path) and path.name not in folders:
