@@ -12,12 +12,14 @@ code block is text.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_docs.core import cachedir, memo, protocols
+from acp_docs.core import cachedir, escaping, memo, protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.markdown import prose
@@ -94,22 +96,26 @@ def _api_reference(use: Use) -> str | None:
     package = root / use.args[0]
     if not filetree.inside(root, package / "__init__.py"):
         return apiref.render(apiref.modules(root, package))  # refused, with the reason
-    digest = memo.digest_of(apiref.python_files(package))
+    # The package's files, and the code that turns them into Markdown, on this Python.
+    readers = [Path(apiref.__file__), Path(escaping.__file__)]
+    digest = memo.digest_of([*apiref.python_files(package), *readers]) + _PYTHON
     return memo.remembered(
         "api-reference", (str(package), digest), lambda: _api_reference_kept(root, package, digest)
     )
 
 
 _KEPT_REFERENCES = 16
+_PYTHON = "-py{}.{}".format(*sys.version_info[:2])  # ast.unparse differs between versions
 
 
 def _api_reference_kept(root: Path, package: Path, digest: str) -> str:
-    """The reference of `package`, kept in the user's cache under the digest of its files'
-    names and bytes, so a later `acp-docs check` of the same code reads it back."""
+    """The reference of `package`, kept in the user's cache under `digest` (of its files, the
+    code that reads them and the Python version), so a later `acp-docs check` reads it back."""
     folder = cachedir.cache_dir("api-reference")
     kept = folder / f"{digest}.md" if folder else None
     if kept is not None and kept.is_file() and not kept.is_symlink():
         try:
+            os.utime(kept)  # in use: the last to be cleared away
             return kept.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             pass
