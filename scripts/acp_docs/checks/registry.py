@@ -13,9 +13,8 @@ build, whether they are causes read first, and its hooks. A registered check
 that cannot be imported, or that is not a `Check`, is a `PluginLoadError` that
 names the entry point; it is never skipped.
 
-This module imports nothing of the engine but its errors, so the lowest layer
-(`acp_docs.core.findings`, which sorts causes first) may ask it which checks
-are causes.
+As it loads the checks it tells `acp_docs.core.findings`, which sorts causes
+first, which checks are causes (`Check.first`); that lower layer imports no check.
 """
 
 from __future__ import annotations
@@ -133,11 +132,6 @@ def load_checks() -> dict[str, Check]:
     _loaded[key] = ordered
     findings.set_first_checks(tuple(name for name, check in ordered.items() if check.first))
     return ordered
-
-
-def first_checks() -> tuple[str, ...]:
-    """The names of the checks whose findings are causes, read first, in summary order."""
-    return tuple(name for name, check in load_checks().items() if check.first)
 
 
 def fix_hint(check: Check | None, rule: str) -> str | None:

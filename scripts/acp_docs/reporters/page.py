@@ -15,6 +15,7 @@ import html
 import re
 import secrets
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from acp_docs.checks import registry
 from acp_docs.core.findings import Finding, first_checks
@@ -56,8 +57,8 @@ background:#3b1412;color:#ffdad6;border-color:#ffb4ab}
 </style>"""
 
 
-def _fix(finding: Finding, page_urls: Mapping[str, str]) -> str:
-    check = registry.load_checks().get(finding.check)
+def _fix(finding: Finding, page_urls: Mapping[str, str], checks: Mapping[str, Any]) -> str:
+    check = checks.get(finding.check)
     text = registry.fix_hint(check, finding.rule_id)
     if check is None or text is None:
         return ""
@@ -79,15 +80,24 @@ def _where(finding: Finding) -> str:
     return html.escape(finding.location())
 
 
-def note(finding: Finding, number: int, page_urls: Mapping[str, str] | None = None) -> str:
-    """One finding as a note placed in the page: the rule, the place, the message, the fix."""
+def note(
+    finding: Finding,
+    number: int,
+    page_urls: Mapping[str, str] | None = None,
+    checks: Mapping[str, Any] | None = None,
+) -> str:
+    """One finding as a note placed in the page: the rule, the place, the message, the fix.
+
+    `checks` is the check registry (`registry.load_checks()`), loaded once by the caller of
+    many notes."""
     return (
         f'<aside class="acp-problem" id="{NOTE_ID.format(number)}" role="note"'
         f' aria-label="Problem {number}: {html.escape(finding.rule_id, quote=True)}">'
         f'<p class="acp-problem__rule">Problem {number}:'
         f" <code>{html.escape(finding.rule_id)}</code> at <code>{_where(finding)}</code></p>"
         f'<p class="acp-problem__message">{html.escape(finding.message)}</p>'
-        f"{_fix(finding, page_urls or {})}</aside>"
+        f"{_fix(finding, page_urls or {}, registry.load_checks() if checks is None else checks)}"
+        "</aside>"
     )
 
 
@@ -161,6 +171,7 @@ def annotate(
     if not mine and not elsewhere:
         return content
     findings = ordered(mine)
+    checks = registry.load_checks() if findings else {}
     inserts: dict[int, list[str]] = {}
     placed: set[int] = set()
     if findings:
@@ -169,7 +180,7 @@ def annotate(
     for number, finding in enumerate(findings[:MAX_PLACED], start=1):
         at = blockmap.place(content, lines, finding.line, finding.col, found)
         if at is not None:
-            inserts.setdefault(at, []).append(note(finding, number, page_urls))
+            inserts.setdefault(at, []).append(note(finding, number, page_urls, checks))
             placed.add(number)
     top = [STYLE]
     if elsewhere:
@@ -177,7 +188,7 @@ def annotate(
     if findings:
         top.append(_summary(findings, placed))
         top += [
-            note(f, n, page_urls)
+            note(f, n, page_urls, checks)
             for n, f in enumerate(findings, start=1)
             if n not in placed and n <= MAX_PLACED
         ]
