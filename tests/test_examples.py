@@ -324,3 +324,14 @@ def test_the_plain_renderer_finds_the_blocks_the_site_shows() -> None:
     assert compared > 20
     titles = [b.title for b in plain_blocks(plain(tricky))]
     assert titles == ["Quoted (v1)", 'Single "quoted" (v2)']
+
+
+def test_an_example_of_another_version_in_a_version_folder_says_where_to_move(
+    schemas, render
+) -> None:
+    folder, only = next(iter(protocols.folders().items()))
+    other = next(name for name in protocols.NAMES if name != only)
+    text = f'# X\n\n```json title="PromptSuggestion ({other})"\n{{"text": "a"}}\n```\n'
+    found = check_text(text, f"rfds/{folder}/x.md", schemas, render).findings
+    assert [f.rule for f in found] == ["examples/wrong-version"]
+    assert f"move the RFD out of rfds/{folder}/ if it changes {other} too" in found[0].message

@@ -208,7 +208,7 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
         find(
             "wrong-version",
             f"this RFD changes {', '.join(only)} alone: an example of {others} does not belong"
-            " here (move the RFD out of rfds/v2/ if it changes v1 too)",
+            f" here (move the RFD out of {path.rsplit('/', 1)[0]}/ if it changes {others} too)",
         )
         return report
     if not block.closed:
