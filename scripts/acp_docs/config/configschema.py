@@ -61,7 +61,7 @@ def _schema(name: str) -> dict[str, Any]:
     unknown = sorted(set(_python_names(schema)) - set(PYTHON_NAMES))
     if unknown:
         raise RuntimeError(
-            f"acp_docs/policy/{name}: pythonName {', '.join(unknown)} is not in PYTHON_NAMES"
+            f"acp_docs/config/{name}: pythonName {', '.join(unknown)} is not in PYTHON_NAMES"
         )
     return schema
 

@@ -48,6 +48,7 @@ from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.escaping import printable
 from acp_docs.schemalib import schemacheck, schemawords
 from acp_docs.sources import filetree
+from acp_docs.sources import pointer as ptr
 from acp_docs.sources.textfile import read_text
 from acp_docs.sources.yamlfile import NoAliasLoader, lines_of
 
@@ -82,10 +83,6 @@ ConfigValidator = validators.extend(
     schemacheck.SafeValidator, validators={"pythonName": _python_name}
 )
 """Draft 2020-12 (RE2 patterns) with the `pythonName` keyword of `configpolicy`."""
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _place(node: yaml.Node) -> Place:
@@ -134,7 +131,7 @@ class _Reader:
                 raise self.fail(
                     key, "a key must be plain text (a name), not a value of another type"
                 )
-            child = f"{pointer}/{_escape(key.value)}"
+            child = ptr.child(pointer, key.value)
             if key.value in out:
                 raise self.fail(key, f"duplicate key {printable(key.value[:80])!r}: keep one")
             self.places[child] = _place(key)

@@ -12,12 +12,11 @@ An RFD of 80,000 lines with 20,000 code blocks spent about half its build in two
   block. It depends only on the formatter's class, style and class prefix, so
   it is computed once per such triple and each formatter gets its own copy.
 
-The plugin applies both for one build (`applied`); `install` applies them for
-the rest of the process, for a Markdown engine that outlives any build (the
-standalone renderer of `acp_docs.markdown.blocks`). Either stands down, with a
-warning, when a target differs from the source the patch was written for
-(`acp_docs.patches.pin`). `ORIGINALS` keeps the replaced functions, so a test
-renders with both and compares.
+The plugin applies both for one build (`applied`), and the standalone renderer
+of `acp_docs.markdown.blocks` for each page it renders; never for the rest of
+the process. Either stands down, with a warning, when a target differs from the
+source the patch was written for (`acp_docs.patches.pin`). `ORIGINALS` keeps
+the replaced functions, so a test renders with both and compares.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from yaml.constructor import ConstructorError
 from yaml.events import AliasEvent
 
 from acp_docs.core.errors import LocatedError
+from acp_docs.sources import pointer as ptr
 
 
 class NoAliasLoader(yaml.SafeLoader):
@@ -79,9 +80,9 @@ def _lines(node: yaml.Node, pointer: str, out: dict[str, int]) -> None:
     out.setdefault(pointer, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
-            name = str(key.value).replace("~", "~0").replace("/", "~1")
-            out[f"{pointer}/{name}"] = key.start_mark.line + 1
-            _lines(value, f"{pointer}/{name}", out)
+            at = ptr.child(pointer, str(key.value))
+            out[at] = key.start_mark.line + 1
+            _lines(value, at, out)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             _lines(item, f"{pointer}/{index}", out)
