@@ -22,11 +22,16 @@ T = TypeVar("T")
 _kept: dict[str, tuple[Hashable, Any]] = {}
 
 
-def digest_of(paths: Iterable[Path]) -> str:
-    """One digest of the names and bytes of `paths` (a missing or unreadable file counts too)."""
+def digest_of(paths: Iterable[Path], root: Path | None = None) -> str:
+    """One digest of the names and bytes of `paths` (a missing or unreadable file counts too).
+
+    With `root`, names are taken relative to it, so two checkouts holding the
+    same files give the same digest.
+    """
     hasher = hashlib.blake2b(digest_size=16)
     for path in paths:
-        hasher.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
+        name = str(path.relative_to(root) if root and path.is_relative_to(root) else path)
+        hasher.update(name.encode("utf-8", "surrogateescape") + b"\0")
         try:
             if path.is_symlink() or not path.is_file():
                 hasher.update(b"\1not a regular file\0")

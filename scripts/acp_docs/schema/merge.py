@@ -326,7 +326,8 @@ def assemble(root: Path, sources: Sequence[SchemaSource], meta_check: bool = Fal
     parts = tuple((s.slug, s.shown, s.channel, s.digest, s.usable) for s in sources)
     if any(not s.digest for s in sources):
         return _assemble(root, sources, meta_check)
-    key = (str(root), meta_check, parts, memo.digest_of(base_inputs(root)))
+    # Keyed by content, not by place: the same files in another checkout give the same assembly.
+    key = (meta_check, parts, memo.digest_of(base_inputs(root), root))
     return memo.remembered("assembly", key, lambda: _assemble(root, sources, meta_check))
 
 
