@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_docs.core import protocols
+from acp_docs.core import forkmap, protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.markdown import limits as mdlimits
@@ -310,25 +310,36 @@ def markdown_files(root: Path, targets: Iterable[Path]) -> list[Path]:
 def check_files(
     root: Path, files: Iterable[Path], schemas: SchemaSet, render: Renderer
 ) -> ExampleReport:
-    """Check every block of the given Markdown files; unreadable files are findings."""
+    """Check every block of the given Markdown files; unreadable files are findings.
+
+    Many files are shared out among forked workers (see `core.forkmap`); the
+    report is the same, in the same order, as when one process checks them all.
+    """
+    paths = list(files)
     report = ExampleReport()
-    for path in files:
-        shown = (
-            path.resolve().relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-        )
-        try:
-            text = read_text(path, shown)
-        except UnreadableFile as exc:
-            report.findings.append(
-                Finding(shown, exc.line, 1, CHECK, exc.reason, f"{CHECK}/unreadable")
-            )
-            continue
-        too_much = mdlimits.hazard(text)
-        if too_much is not None:
-            where = (too_much.line, too_much.col)
-            report.findings.append(
-                Finding(shown, *where, CHECK, too_much.message, f"{CHECK}/too-complex")
-            )
-            continue
-        report.extend(check_text(text, shown, schemas, render))
+    for part in forkmap.ordered_map(
+        lambda i: check_file(root, paths[i], schemas, render), len(paths)
+    ):
+        report.extend(part)
     return report
+
+
+def check_file(root: Path, path: Path, schemas: SchemaSet, render: Renderer) -> ExampleReport:
+    """Check every block of one Markdown file; an unreadable or too complex file is a finding."""
+    report = ExampleReport()
+    shown = path.resolve().relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    try:
+        text = read_text(path, shown)
+    except UnreadableFile as exc:
+        report.findings.append(
+            Finding(shown, exc.line, 1, CHECK, exc.reason, f"{CHECK}/unreadable")
+        )
+        return report
+    too_much = mdlimits.hazard(text)
+    if too_much is not None:
+        where = (too_much.line, too_much.col)
+        report.findings.append(
+            Finding(shown, *where, CHECK, too_much.message, f"{CHECK}/too-complex")
+        )
+        return report
+    return check_text(text, shown, schemas, render)
