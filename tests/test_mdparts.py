@@ -175,8 +175,15 @@ def test_every_file_formats_in_parts_exactly_as_it_formats_whole() -> None:
     whole = [(f"docs/{name}", [mdparts.Part(1, text)]) for name, text in texts.items()]
     cut = [(f"docs/{name}", mdparts.parts(text, size=1)) for name, text in texts.items()]
     assert sum(len(parts) for _p, parts in cut) > 5 * len(cut), "the samples are hardly cut"
-    both = _format(whole + cut)  # one Node, warmed up by the whole files for the parts
-    formatted, cut_formatted = both[: len(whole)], both[len(whole) :]
+    # One Node, warmed up by the whole files for the parts. A file with no place to
+    # cut is one part, the whole file: the same request, so its answer is the same.
+    split = [index for index, (_p, parts) in enumerate(cut) if len(parts) > 1]
+    both = _format(whole + [cut[index] for index in split])
+    formatted, cut_formatted = both[: len(whole)], list(both[: len(whole)])
+    for index, parted in zip(split, both[len(whole) :], strict=True):
+        cut_formatted[index] = parted
+    for (_p, one_part), (_q, parts) in zip(whole, cut, strict=True):
+        assert len(parts) > 1 or parts == one_part
     for name, one, parted in zip(texts, formatted, cut_formatted, strict=True):
         assert parted == one, f"{name}: cut at every safe place, Prettier formats it differently"
     assert formatted[0] == FORMATTED, "the formatted sample is not Prettier-clean"
@@ -231,20 +238,20 @@ def test_parts_join_back_to_the_file_and_start_at_their_lines() -> None:
         assert len(part.text.split("\n")) >= 20 or part is parts[-1]
 
 
-STEPS = 110
-"""Sections of the long page of the Prettier tests: 661 lines, over `SHORT_LONG_LINES`."""
-PLANTED = 70
+STEPS = 40
+"""Sections of the long page of the Prettier tests: 241 lines, over `SHORT_LONG_LINES`."""
+PLANTED = 25
 """The section a test plants a change in."""
-SHORT_LONG_LINES = 400
-SHORT_PART_LINES = 100
+SHORT_LONG_LINES = 150
+SHORT_PART_LINES = 40
 
 
 @pytest.fixture
 def short_parts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Lower the long-file threshold and the part size tenfold, so a short page is cut.
+    """Lower the long-file threshold and the part size, so a short page is cut in parts.
 
-    The page then takes the path a 4000-line one takes (found long, cut in
-    parts, formatted part by part), at a tenth of Prettier's work.
+    The page then takes the path a page of over 4000 lines takes (found long,
+    cut in parts, formatted part by part), for a fraction of Prettier's work.
     """
     monkeypatch.setattr(prettier, "LONG_LINES", SHORT_LONG_LINES)
     monkeypatch.setattr(mdparts, "parts", functools.partial(mdparts.parts, size=SHORT_PART_LINES))
