@@ -7,14 +7,16 @@ naming it with `--rfd`, as an author does when the repository has several.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from acp_docs.markdown.blocks import code_blocks, rendered_blocks
 
-from conftest import ROOT, acp, no_traceback, replace_in, require_tool, sample
+from conftest import ROOT, acp, copy_sample, no_traceback, replace_in, require_tool, sample
 
 SAMPLE = sample()
 RFD = SAMPLE.rfd
@@ -39,13 +41,18 @@ DOCS_JSON = {
 }
 
 
-@pytest.fixture
-def upstream(tmp_path: Path) -> Path:
-    """A folder laid out like the upstream repository, with a small docs.json."""
-    folder = tmp_path / "upstream"
+def _upstream(parent: Path) -> Path:
+    """A folder laid out like the upstream repository, with a small docs.json, in `parent`."""
+    folder = parent / "upstream"
     (folder / "docs" / "rfds").mkdir(parents=True)
     (folder / "docs" / "docs.json").write_text(json.dumps(DOCS_JSON, indent=2) + "\n")
     return folder
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> Path:
+    """A folder laid out like the upstream repository, with a small docs.json."""
+    return _upstream(tmp_path)
 
 
 SITE = "https://example.org/acp-rfds"
@@ -64,11 +71,44 @@ def _normal(text: str) -> str:
     return json.dumps(json.loads(text), sort_keys=True)
 
 
+@dataclass(frozen=True)
+class Export:
+    """A checkout, the upstream folder the sample RFD was exported into, and the run's result."""
+
+    repo: Path
+    upstream: Path
+    result: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def exported(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Export:
+    """The sample RFD exported as it is, once: read, never changed."""
+    folder = tmp_path_factory.mktemp("exported")
+    repo, upstream = copy_sample(sample_template, folder), _upstream(folder)
+    return Export(repo, upstream, _export(upstream, repo))
+
+
+DEMO_ANCHOR = "want at once.\n"
+ADMONITION_ANCHOR = "Why would we change things?\n"
+ADMONITION = '!!! warning "Heads up"\n\n    Suggestions are `text`, never markup.\n'
+
+
+@pytest.fixture(scope="module")
+def planted_export(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Export:
+    """The sample RFD with a demo marker and an admonition planted, exported once: read only."""
+    folder = tmp_path_factory.mktemp("planted-export")
+    repo, upstream = copy_sample(sample_template, folder), _upstream(folder)
+    marker = f"\n<!-- acp-docs:demo {SAMPLE.slug} -->\n"
+    replace_in(repo / RFD, DEMO_ANCHOR, DEMO_ANCHOR + marker)
+    replace_in(repo / RFD, ADMONITION_ANCHOR, ADMONITION_ANCHOR + "\n" + ADMONITION)
+    return Export(repo, upstream, _export(upstream, repo))
+
+
 def test_the_export_compiles_is_prettier_clean_and_keeps_every_validated_block(
-    sample_copy: Path, upstream: Path, render
+    exported: Export, render
 ) -> None:
     require_tool("node", "Node.js")
-    result = _export(upstream, sample_copy)
+    sample_copy, upstream, result = exported.repo, exported.upstream, exported.result
     assert result.returncode == 0, result.stderr
     mdx = upstream / MDX
     text = mdx.read_text()
@@ -128,13 +168,9 @@ def test_the_export_compiles_is_prettier_clean_and_keeps_every_validated_block(
     ]
 
 
-def test_links_into_this_site_become_absolute_and_the_demo_a_link(
-    sample_copy: Path, upstream: Path
-) -> None:
-    future = "want at once.\n"
-    replace_in(sample_copy / RFD, future, f"{future}\n<!-- acp-docs:demo {SAMPLE.slug} -->\n")
-    assert _export(upstream, sample_copy).returncode == 0
-    text = (upstream / MDX).read_text()
+def test_links_into_this_site_become_absolute_and_the_demo_a_link(planted_export: Export) -> None:
+    assert planted_export.result.returncode == 0, planted_export.result.stderr
+    text = (planted_export.upstream / MDX).read_text()
     site = SITE
     assert f"]({site}/schema/)" in text
     assert f"]({site}/protocol/{SAMPLE.slug}/)" in text
@@ -143,10 +179,12 @@ def test_links_into_this_site_become_absolute_and_the_demo_a_link(
     assert "](../" not in text and ".md)" not in text
 
 
-def test_a_second_run_changes_nothing(sample_copy: Path, upstream: Path) -> None:
-    assert _export(upstream, sample_copy).returncode == 0
+def test_a_second_run_changes_nothing(exported: Export, tmp_path: Path) -> None:
+    assert exported.result.returncode == 0, exported.result.stderr
+    upstream = tmp_path / "upstream"
+    shutil.copytree(exported.upstream, upstream)  # as the first run left it
     before = {p: p.read_bytes() for p in upstream.rglob("*") if p.is_file()}
-    again = _export(upstream, sample_copy)
+    again = _export(upstream, exported.repo)
     assert again.returncode == 0
     assert "wrote" not in again.stderr and again.stderr.count("unchanged") == 2
     assert {p: p.read_bytes() for p in upstream.rglob("*") if p.is_file()} == before
@@ -184,12 +222,10 @@ def test_what_cannot_be_converted_is_reported_at_its_line_and_nothing_is_written
     assert (upstream / "docs" / "docs.json").read_bytes() == before
 
 
-def test_an_admonition_becomes_a_mintlify_callout(sample_copy: Path, upstream: Path) -> None:
+def test_an_admonition_becomes_a_mintlify_callout(planted_export: Export) -> None:
     require_tool("node", "Node.js")
-    anchor = "Why would we change things?\n"
-    admonition = '!!! warning "Heads up"\n\n    Suggestions are `text`, never markup.\n'
-    replace_in(sample_copy / RFD, anchor, anchor + "\n" + admonition)
-    assert _export(upstream, sample_copy).returncode == 0
+    upstream = planted_export.upstream
+    assert planted_export.result.returncode == 0, planted_export.result.stderr
     text = (upstream / MDX).read_text()
     warning = text.split("<Warning>", 1)[1].split("</Warning>", 1)[0]
     assert "**Heads up**" in warning and "Suggestions are `text`, never markup." in warning

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -174,8 +175,16 @@ def test_every_file_formats_in_parts_exactly_as_it_formats_whole() -> None:
     whole = [(f"docs/{name}", [mdparts.Part(1, text)]) for name, text in texts.items()]
     cut = [(f"docs/{name}", mdparts.parts(text, size=1)) for name, text in texts.items()]
     assert sum(len(parts) for _p, parts in cut) > 5 * len(cut), "the samples are hardly cut"
-    formatted = _format(whole)
-    for name, one, parted in zip(texts, formatted, _format(cut), strict=True):
+    # One Node, warmed up by the whole files for the parts. A file with no place to
+    # cut is one part, the whole file: the same request, so its answer is the same.
+    split = [index for index, (_p, parts) in enumerate(cut) if len(parts) > 1]
+    both = _format(whole + [cut[index] for index in split])
+    formatted, cut_formatted = both[: len(whole)], list(both[: len(whole)])
+    for index, parted in zip(split, both[len(whole) :], strict=True):
+        cut_formatted[index] = parted
+    for (_p, one_part), (_q, parts) in zip(whole, cut, strict=True):
+        assert len(parts) > 1 or parts == one_part
+    for name, one, parted in zip(texts, formatted, cut_formatted, strict=True):
         assert parted == one, f"{name}: cut at every safe place, Prettier formats it differently"
     assert formatted[0] == FORMATTED, "the formatted sample is not Prettier-clean"
     assert formatted[1] != UNFORMATTED, "the unformatted sample is Prettier-clean"
@@ -229,23 +238,47 @@ def test_parts_join_back_to_the_file_and_start_at_their_lines() -> None:
         assert len(part.text.split("\n")) >= 20 or part is parts[-1]
 
 
-def _long_rfd(planted: str | None = None) -> str:
+STEPS = 40
+"""Sections of the long page of the Prettier tests: 241 lines, over `SHORT_LONG_LINES`."""
+PLANTED = 25
+"""The section a test plants a change in."""
+SHORT_LONG_LINES = 150
+SHORT_PART_LINES = 40
+
+
+@pytest.fixture
+def short_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lower the long-file threshold and the part size, so a short page is cut in parts.
+
+    The page then takes the path a page of over 4000 lines takes (found long,
+    cut in parts, formatted part by part), for a fraction of Prettier's work.
+    """
+    monkeypatch.setattr(prettier, "LONG_LINES", SHORT_LONG_LINES)
+    monkeypatch.setattr(mdparts, "parts", functools.partial(mdparts.parts, size=SHORT_PART_LINES))
+
+
+def _long_rfd(planted: str | None = None, steps: int = 1100, at: int = 700) -> str:
     blocks = []
-    for index in range(1100):
+    for index in range(steps):
         payload = f'{{ "text": "Run the tests of part {index}" }}'
-        if planted is not None and index == 700:
+        if planted is not None and index == at:
             payload = planted
         blocks.append(f'## Step {index}\n\n```json title="PromptSuggestion (v1)"\n{payload}\n```\n')
     return "# A long page\n\n" + "\n".join(blocks)
 
 
+def _short_long_rfd(planted: str | None = None) -> str:
+    return _long_rfd(planted, steps=STEPS, at=PLANTED)
+
+
 def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
-    node_repo: Path, tmp_path: Path
+    node_repo: Path, tmp_path: Path, short_parts: None
 ) -> None:
     root = node_repo
     (root / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
     page = root / "docs" / "long.md"
-    page.write_text(_long_rfd(), encoding="utf-8")
+    page.write_text(_short_long_rfd(), encoding="utf-8")
+    assert page.read_text(encoding="utf-8").count("\n") > prettier.LONG_LINES
     repo = Repo.load(root)
     parts = prettier._long_markdown(prettier.checkout_files(repo))["docs/long.md"]
     assert len(parts) > 3
@@ -254,19 +287,22 @@ def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
     assert len(json.loads(cache.read_text())) == len(parts)
     assert prettier.check(repo) == [], "a warm run sees the same"
 
-    page.write_text(_long_rfd('{"text":"Run the tests of part 700"}'), encoding="utf-8")
+    planted = f'{{"text":"Run the tests of part {PLANTED}"}}'
+    page.write_text(_short_long_rfd(planted), encoding="utf-8")
     (finding,) = prettier.check(repo)
     assert len(json.loads(cache.read_text())) == len(parts) - 1
     line = page.read_text(encoding="utf-8").split("\n")[finding.line - 1]
-    assert (finding.path, line) == ("docs/long.md", '{"text":"Run the tests of part 700"}')
+    assert (finding.path, line) == ("docs/long.md", planted)
     assert "Prettier would reformat this file" in finding.message
 
 
-def test_make_format_writes_a_long_page_as_prettier_formats_it_whole(node_repo: Path) -> None:
+def test_make_format_writes_a_long_page_as_prettier_formats_it_whole(
+    node_repo: Path, short_parts: None
+) -> None:
     root = node_repo
     (root / "docs" / "short.md").write_text("# Short\n\n*  one\n*  two\n", encoding="utf-8")
     page = root / "docs" / "long.md"
-    planted = _long_rfd('{"text":"Run the tests of part 700"}').replace(
+    planted = _short_long_rfd(f'{{"text":"Run the tests of part {PLANTED}"}}').replace(
         "## Step 3\n", "##   Step 3\n"
     )
     page.write_text(planted, encoding="utf-8")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import functools
 import html.parser
 import importlib.util
+import io
 import json
 import os
 import shlex
@@ -18,7 +22,7 @@ import yaml
 from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.reporters import Report, github, json_report
 
-from conftest import ROOT, run
+from conftest import ROOT
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 CHECK_REPORT = ROOT / "scripts" / "check_report.py"
@@ -41,8 +45,14 @@ HOSTILE = Finding(
 PLAIN = Finding("rfds/a.md", 7, 1, "spell", "unknown word: teh", "")
 
 
-def _load(name: str) -> dict:
+@functools.cache
+def _parsed(name: str) -> dict:
     return yaml.safe_load((WORKFLOWS / name).read_text())
+
+
+def _load(name: str) -> dict:
+    """The workflow `name`, parsed once; each caller gets its own copy."""
+    return copy.deepcopy(_parsed(name))
 
 
 def _on(workflow: dict) -> dict:
@@ -89,10 +99,19 @@ def _report(*findings: Finding, errors: tuple[str, ...] = ()) -> dict:
 
 
 def test_workflows_validate_against_the_github_schema_offline() -> None:
+    from check_jsonschema import main as check_jsonschema
+
     files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
     assert len(files) == 2
-    result = run(["check-jsonschema", "--builtin-schema", "vendor.github-workflows", *files])
-    assert result.returncode == 0, result.stdout + result.stderr
+    # In this process, as the `check-jsonschema` command runs it (its main, which exits).
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        pytest.raises(SystemExit) as exited,
+    ):
+        check_jsonschema(["--builtin-schema", "vendor.github-workflows", *files])
+    assert exited.value.code == 0, out.getvalue() + err.getvalue()
 
 
 def test_make_test_still_runs_everything_and_the_pull_request_jobs_run_all_of_it() -> None:
@@ -306,7 +325,9 @@ def test_the_summary_escapes_file_names_and_messages_from_the_pull_request() -> 
 
 
 def test_the_summary_stays_small_however_many_findings_a_pull_request_makes() -> None:
-    many = [Finding(f"rfds/{i}.md", 1, 1, "rfds", "\u202e" * 5000, "") for i in range(2000)]
+    # Each message is cut to one cell's worth: twice that is as long as any for the summary.
+    long = "\u202e" * (2 * check_report.MAX_CELL)
+    many = [Finding(f"rfds/{i}.md", 1, 1, "rfds", long, "") for i in range(2000)]
     summary = check_report.summary(_report(*many), 1)
     assert len(summary.encode("utf-8")) < 1024 * 1024 // 2, "GitHub's limit is 1 MiB a step"
     assert "more finding(s): the step's log lists every one." in summary
@@ -339,6 +360,8 @@ def test_the_pull_request_jobs_are_read_only_and_keep_secrets_out() -> None:
 
 
 CALLOUT = ROOT / "scripts" / "acp_docs" / "callout.py"
+GIT_QUIET = ("-c", "maintenance.auto=0")
+"""No background maintenance after the tests' own commits."""
 
 
 class _PullRequest:
@@ -353,7 +376,7 @@ class _PullRequest:
 
     def git(self, *args: str) -> str:
         done = subprocess.run(
-            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *GIT_QUIET, *args],
             cwd=self.path,
             capture_output=True,
             text=True,
@@ -378,8 +401,14 @@ class _PullRequest:
         runner = self.path.parent / "runner"
         runner.mkdir(exist_ok=True)
         summary = runner / "summary.md"
+        # The step's `python3` is the tests' own (a version manager's shim costs a dozen processes).
+        tools = self.path.parent / "tools"
+        if not tools.is_dir():
+            tools.mkdir()
+            (tools / "python3").symlink_to(sys.executable)
         env = {
             **os.environ,
+            "PATH": f"{tools}{os.pathsep}{os.environ.get('PATH', os.defpath)}",
             "BASE_SHA": base,
             "RUNNER_TEMP": str(runner),
             "GITHUB_STEP_SUMMARY": str(summary),
