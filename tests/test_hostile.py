@@ -8,24 +8,27 @@ Cases on an RFD or a schema source plant into the sample RFD (see conftest).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 import os
 import re
 import resource
+import shutil
 import signal
 import stat
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from conftest import BIN, ROOT, replace_in, require_tool, sample
+from conftest import BIN, ROOT, copy_repo, copy_sample, replace_in, require_tool, sample
+from conftest import acp as in_process
 
 SAMPLE = sample()
 RFD = SAMPLE.rfd
@@ -48,17 +51,24 @@ def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def acp(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run `acp-docs ARGS` in `repo` in a forked child, under a time and a memory limit.
+def start(
+    repo: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    gate: tuple[int, int] | None = None,
+) -> tuple[int, list[int]]:
+    """Start `acp-docs ARGS` in `repo` in a forked child, under a memory limit.
 
-    The child is this process forked (acp_docs already imported), so a case
-    costs no interpreter start-up; it runs the command's `main` as the entry
-    point does, in its own session, with its own standard streams, and is
-    killed with everything it started when it passes the time limit.
+    The child is this process forked (acp_docs imported, its results of earlier
+    runs kept: see `Checkouts`), so a case costs no interpreter start-up; it
+    runs the command's `main` as the entry point does, in its own session, with
+    its own standard streams. With a `gate` (a pipe), it starts when the pipe's
+    write end is closed. Returns its pid and the read ends of its stdout and stderr.
     """
     from acp_docs.cli import main as cli
 
     outputs = [os.pipe(), os.pipe()]
+    gc.freeze()  # the child's collections then never touch (and copy) the parent's objects
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
         status = 70
@@ -74,6 +84,9 @@ def acp(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess
             os.chdir(repo)
             os.environ.pop("GITHUB_ACTIONS", None)
             os.environ.update({"NO_MKDOCS_2_WARNING": "1", "ACP_SECRET": SECRET, **(env or {})})
+            if gate is not None:
+                os.close(gate[1])
+                os.read(gate[0], 1)
             status = cli.main(list(args))
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 2
@@ -85,32 +98,49 @@ def acp(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(status)
+    gc.unfreeze()
     for _read_end, write_end in outputs:
         os.close(write_end)
+    return pid, [read_end for read_end, _write_end in outputs]
+
+
+def finish(pid: int, outputs: list[int], args: tuple[str, ...]) -> subprocess.CompletedProcess:
+    """Wait for a child `start` started, killed with everything it started past the time limit."""
     captured: list[bytes] = [b"", b""]
 
     def drain(index: int) -> None:
-        with os.fdopen(outputs[index][0], "rb") as stream:
+        with os.fdopen(outputs[index], "rb") as stream:
             captured[index] = stream.read()
 
     readers = [threading.Thread(target=drain, args=(i,), daemon=True) for i in (0, 1)]
     for reader in readers:
         reader.start()
-    deadline = time.monotonic() + TIME_LIMIT
-    while True:
-        done, code = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() > deadline:
+    stopped = threading.Event()
+
+    def stop() -> None:
+        stopped.set()
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            pytest.fail(f"acp-docs {' '.join(args)} did not finish within {TIME_LIMIT} s")
-        time.sleep(0.01)
+
+    timer = threading.Timer(TIME_LIMIT, stop)
+    timer.start()
+    try:
+        _done, code = os.waitpid(pid, 0)
+    finally:
+        timer.cancel()
+    if stopped.is_set():
+        pytest.fail(f"acp-docs {' '.join(args)} did not finish within {TIME_LIMIT} s")
     for reader in readers:
         reader.join(timeout=10)
     return subprocess.CompletedProcess(
         ["acp-docs", *args], os.waitstatus_to_exitcode(code), captured[0], captured[1]
     )
+
+
+def acp(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run `acp-docs ARGS` in `repo` in a forked child, under a time and a memory limit."""
+    pid, outputs = start(repo, *args, env=env)
+    return finish(pid, outputs, args)
 
 
 def snapshot(repo: Path) -> dict[str, str]:
@@ -145,10 +175,17 @@ class Case:
     says: str = ""
     sample: bool | None = None
     """Whether the case plants into the sample RFD (by default: when it names its files)."""
+    bare: bool = False
+    """Whether the case needs no more than a bare checkout (`mkdocs.yml`, `docs/`)."""
 
     @property
     def needs_sample(self) -> bool:
         return self.where in (RFD, SOURCE, FRAGMENT) if self.sample is None else self.sample
+
+    @property
+    def kind(self) -> str:
+        """The checkout the case plants into: `bare`, `repo` or `sample` (see `Checkouts`)."""
+        return "bare" if self.bare else "sample" if self.needs_sample else "repo"
 
 
 def _write(rel: str, text: str | bytes) -> Callable[[Path, Path], None]:
@@ -405,6 +442,7 @@ CASES = [
         ("check", "--only", "format"),
         0,
         "",
+        bare=True,
     ),
     Case(
         "a 5,000-digit number",
@@ -631,6 +669,7 @@ CASES = [
         "docs/prettier.config.mjs",
         1,
         "Prettier configuration is not read",
+        bare=True,
     ),
     Case(
         "a file name that is not UTF-8",
@@ -802,6 +841,80 @@ def outside(tmp_path: Path) -> Path:
     return folder
 
 
+WARM_UP = (
+    ("rfds",),
+    ("examples", "docs/index.md"),
+    ("validate", "--protocol", "v1", "--def", "SessionUpdate", "mkdocs.yml"),
+    ("schema", "check"),
+)
+"""Commands run in this process on an untouched checkout before its kind's cases fork."""
+
+
+class Checkouts:
+    """The checkouts cases plant into, each made afresh at one place, from a template.
+
+    `repo` is the repository, `sample` it with the sample RFD, and `bare` a
+    checkout with only `mkdocs.yml`, `docs/` and node_modules (the format check
+    walks the whole checkout; a case on one Prettier input needs nothing else).
+    A case's checkout is always at the same path, so what the engine keeps
+    between runs of one process (`acp_docs.core.memo`, keyed by path and
+    content) from `WARM_UP`, run here on an untouched copy, is found again by
+    each forked child wherever the case left the files as they were.
+    """
+
+    def __init__(self, folder: Path, sample_template: Path) -> None:
+        self.place = folder / "checkout"
+        self.sample_template = sample_template
+        self.warm: str | None = None
+
+    def fresh(self, kind: str) -> Path:
+        """An untouched checkout of `kind` at `self.place / "repo"`."""
+        if self.place.exists():
+            shutil.rmtree(self.place)
+        self.place.mkdir()
+        if kind == "bare":
+            root = self.place / "repo"
+            (root / "docs").mkdir(parents=True)
+            (root / "node_modules").symlink_to(ROOT / "node_modules")
+            (root / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+            return root
+        if kind == "repo":
+            return copy_repo(self.place)
+        return copy_sample(self.sample_template, self.place)
+
+    def make(self, kind: str) -> Path:
+        """A fresh checkout of `kind`, this process warm for it (the last kind warmed)."""
+        if kind != "bare" and self.warm != kind:
+            untouched = self.fresh(kind)
+            for args in WARM_UP:
+                in_process(list(args), cwd=untouched, env={"ACP_SECRET": SECRET})
+            self.warm = kind
+        return self.fresh(kind)
+
+    def keep(self, tmp_path: Path) -> None:
+        """Move the case's checkout into its own folder (kept when the case fails)."""
+        if self.place.exists():
+            self.place.rename(tmp_path / "checkout")
+
+
+@pytest.fixture(scope="module")
+def checkouts(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Checkouts:
+    """The checkouts of this module's cases (see `Checkouts`)."""
+    return Checkouts(tmp_path_factory.mktemp("hostile"), sample_template)
+
+
+@pytest.fixture
+def checkout(
+    request: pytest.FixtureRequest, checkouts: Checkouts, tmp_path: Path
+) -> Iterator[Path]:
+    """The checkout of the running case: its kind, fresh, at the one place."""
+    yield checkouts.make(request.node.callspec.params["case"].kind)
+    checkouts.keep(tmp_path)
+
+
+KINDS = ("bare", "repo", "sample")
+
+
 @pytest.mark.parametrize(
     "case",
     [
@@ -809,23 +922,23 @@ def outside(tmp_path: Path) -> Path:
         pytest.param(c, id=c.name, marks=pytest.mark.build)
         if c.command[0] == "check" and c.command[1:] != ("--only", "format")
         else pytest.param(c, id=c.name)
-        for c in CASES
+        # One kind of checkout after the other: each warms this process once.
+        for c in sorted(CASES, key=lambda c: KINDS.index(c.kind))
     ],
 )
-def test_hostile_input(request: pytest.FixtureRequest, outside: Path, case: Case) -> None:
-    repo_copy = request.getfixturevalue("sample_copy" if case.needs_sample else "repo_copy")
+def test_hostile_input(checkout: Path, outside: Path, case: Case) -> None:
     env = (
         {"ACP_DOCS_MAX_FILE_BYTES": "50000"} if case.name == "a file past the size limit" else None
     )
-    case.plant(repo_copy, outside)
-    before = snapshot(repo_copy)
+    case.plant(checkout, outside)
+    before = snapshot(checkout)
     victim = (outside / "victim.json").read_text()
-    result = acp(repo_copy, *case.command, env=env)
+    result = acp(checkout, *case.command, env=env)
     out = result.stdout.decode("utf-8", "replace")
     err = result.stderr.decode("utf-8", "replace")
     assert "Traceback" not in out + err, err
     assert result.returncode == case.status, out + err
-    assert snapshot(repo_copy) == before, "a check changed the checkout"
+    assert snapshot(checkout) == before, "a check changed the checkout"
     assert (outside / "victim.json").read_text() == victim
     if not case.where:
         return
@@ -982,19 +1095,17 @@ def test_unsafe_link_schemes_are_findings(sample_copy: Path) -> None:
 
 def test_concurrent_generates_do_not_race(sample_copy: Path) -> None:
     (sample_copy / FRAGMENT).write_text("{}\n")
-    processes = [
-        subprocess.Popen(
-            [str(BIN / "acp-docs"), "schema", "generate"],
-            cwd=sample_copy,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        for _ in range(4)
-    ]
-    for process in processes:
-        _out, err = process.communicate(timeout=TIME_LIMIT)
-        assert process.returncode == 0, err
-        assert b"Traceback" not in err
+    command = ("schema", "generate")
+    gate = os.pipe()
+    try:
+        started = [start(sample_copy, *command, gate=gate) for _ in range(4)]
+    finally:
+        os.close(gate[1])  # the four start together
+        os.close(gate[0])
+    for pid, outputs in started:
+        process = finish(pid, outputs, command)
+        assert process.returncode == 0, process.stderr
+        assert b"Traceback" not in process.stderr
     assert acp(sample_copy, "schema", "check").returncode == 0
     assert not [p for p in (sample_copy / FRAGMENT).parent.iterdir() if p.name.startswith(".")]
 
