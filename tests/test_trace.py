@@ -14,7 +14,7 @@ from conftest import ROOT, acp, no_traceback
 
 SESSION = ROOT / "scripts" / "reference" / "session.py"
 CAPABLE = ()
-NO_CAPABILITY = ("--legacy-client", "--no-migration", "--wait", "0.5")
+NO_CAPABILITY = ("--legacy-client", "--no-migration", "--wait", "0.25")
 LEGACY = ("--legacy-client",)
 
 
