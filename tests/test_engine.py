@@ -265,9 +265,7 @@ def test_new_refuses_bad_or_taken_slugs_and_writes_nothing(repo_copy: Path, slug
         slug = new_rfd(repo_copy, "session-labels", "Session labels").slug
     config = (repo_copy / "mkdocs.yml").read_bytes()
     listing = sorted(p.relative_to(repo_copy) for p in (repo_copy / "rfds").rglob("*"))
-    result = run(
-        ["acp-docs", "new", slug, "--title", "A title", "--author", "octocat"], cwd=repo_copy
-    )
+    result = acp(["new", slug, "--title", "A title", "--author", "octocat"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 2
     assert slug in result.stderr
@@ -277,10 +275,7 @@ def test_new_refuses_bad_or_taken_slugs_and_writes_nothing(repo_copy: Path, slug
 
 def test_new_lists_the_rfd_under_draft(repo_copy: Path) -> None:
     slug, title = free_name(repo_copy, "session-labels", "Session labels")
-    result = run(
-        ["acp-docs", "new", slug, "--title", title, "--author", "octocat"],
-        cwd=repo_copy,
-    )
+    result = acp(["new", slug, "--title", title, "--author", "octocat"], cwd=repo_copy)
     assert result.returncode == 0, result.stderr
     rfd = (repo_copy / "rfds" / f"{slug}.md").read_text()
     assert rfd.startswith(f'---\ntitle: "{title}"\nstatus: draft\nauthors:\n  - octocat\n')

@@ -9,10 +9,10 @@ are driven directly.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
+import io
 import json
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from types import ModuleType
@@ -44,14 +44,11 @@ session_py, agent_py = load("session"), load("agent")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A v2 session the reference pair recorded."""
     out = tmp_path_factory.mktemp("v2") / "v2.jsonl"
-    result = subprocess.run(
-        [sys.executable, str(REFERENCE / "session.py"), "--protocol", "v2", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "offers withdrawn when work started: 1" in result.stdout
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        # As `session.py` runs it (the Agent is a process of its own), in a thread with its loop.
+        assert in_thread(session_py.main, ["--protocol", "v2", "--out", str(out)]) == 0
+    assert "offers withdrawn when work started: 1" in said.getvalue()
     return out
 
 
@@ -141,28 +138,17 @@ def test_resume_replays_history_then_the_snapshot_then_answers(recorded: Path) -
 
 
 def test_v2_refuses_the_v1_only_legacy_client(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(REFERENCE / "session.py"),
-            "--protocol",
-            "v2",
-            "--legacy-client",
-            "--out",
-            str(tmp_path / "x.jsonl"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2 and "v1 only" in result.stderr
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said), pytest.raises(SystemExit) as exited:
+        session_py.main(["--protocol", "v2", "--legacy-client", "--out", str(tmp_path / "x.jsonl")])
+    assert exited.value.code == 2 and "v1 only" in said.getvalue()
 
 
 # The Client, driven directly.
 
 
-def run_async(coroutine: Any) -> Any:
-    """Run a coroutine to its end on a loop of its own, in a thread of its own.
+def in_thread(function: Any, *args: Any) -> Any:
+    """Call `function` in a thread of its own, where it may run an event loop of its own.
 
     The browser tests' Playwright keeps an event loop running in the worker's
     main thread, where `asyncio.run` would refuse to start another.
@@ -171,17 +157,22 @@ def run_async(coroutine: Any) -> Any:
 
     def target() -> None:
         try:
-            outcome["value"] = asyncio.run(coroutine)
+            outcome["value"] = function(*args)
         except BaseException as exc:  # re-raised in the caller's thread
             outcome["error"] = exc
 
     thread = threading.Thread(target=target)
     thread.start()
     thread.join(timeout=60)
-    assert not thread.is_alive(), "the coroutine did not finish in 60 s"
+    assert not thread.is_alive(), "it did not finish in 60 s"
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("value")
+
+
+def run_async(coroutine: Any) -> Any:
+    """Run a coroutine to its end on a loop of its own, in a thread of its own."""
+    return in_thread(asyncio.run, coroutine)
 
 
 def deliver(client: Any, update: dict[str, Any]) -> None:

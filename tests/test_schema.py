@@ -296,9 +296,9 @@ def test_merge_command_prints_writes_and_refuses(tmp_path: Path) -> None:
     out = tmp_path / "v1.json"
     base_file = SDK_SCHEMA / "v1" / "schema.unstable.json"
     base_bytes = base_file.read_bytes()
-    written = run(
+    written = acp(
         [
-            *("acp-docs", "schema", "merge", "--protocol", "v1"),
+            *("schema", "merge", "--protocol", "v1"),
             *("--base", str(base_file), "--output", str(out)),
         ]
     )

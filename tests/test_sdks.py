@@ -10,6 +10,7 @@ the TypeScript and Python SDKs treat comparable existing fields.
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 from pathlib import Path
@@ -28,8 +29,25 @@ TAG = "prompt_suggestions"
 
 
 def zod(cases: list[tuple[str, str, Any]]) -> list[dict[str, Any]]:
-    """Parse each (version, zod schema name, payload) with the TypeScript SDK."""
+    """Parse each (version, zod schema name, payload) with the TypeScript SDK.
+
+    Node starts once for the module: the first call parses every case the
+    module's tests give too (`_every_zod_case`), each as if on its own.
+    """
     require_tool("node", "Node.js")
+    keys = [json.dumps(case) for case in cases]
+    if any(key not in _parsed for key in keys):
+        todo = {json.dumps(c): c for c in [*cases, *_every_zod_case()]}
+        todo = {key: case for key, case in todo.items() if key not in _parsed}
+        _parsed.update(zip(todo, _node(list(todo.values())), strict=True))
+    return [copy.deepcopy(_parsed[key]) for key in keys]
+
+
+_parsed: dict[str, dict[str, Any]] = {}
+"""What the TypeScript SDK made of each case, by its JSON."""
+
+
+def _node(cases: list[tuple[str, str, Any]]) -> list[dict[str, Any]]:
     result = subprocess.run(
         ["node", str(ROOT / "tests" / "sdk_zod.mjs")],
         cwd=ROOT,
@@ -248,3 +266,16 @@ def test_why_suggestions_carries_no_lenient_mark_the_sdks_facts_the_faq_cites() 
     assert every_bad["success"] and every_bad["data"]["availableCommands"] == []
     # v2's precedent for a list without the default: not a list, rejected.
     assert no_list["success"] is False
+
+
+def _every_zod_case() -> list[tuple[str, str, Any]]:
+    """Every case the tests of this module parse with `zod`."""
+    cases = [("v1", "zSessionUpdate", payload) for _k, _p, payload in _updates("v1")]
+    cases += [("v1", "zInitializeRequest", p) for _k, _p, p in fixtures("v1", "InitializeRequest")]
+    cases += [("v2", "zSessionUpdate", payload) for _k, _p, payload in _updates("v2")]
+    cases += [("v1", schema, payload) for _f, schema, _r, payload, _e, _g in COMPARABLE]
+    cases += [("v1", "zSessionUpdate", _plan(entries=e)) for e in ("x", [{"content": "no status"}])]
+    for commands in ([{"name": 5}], "x"):
+        update = {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+        cases.append(("v2", "zSessionUpdate", update))
+    return cases

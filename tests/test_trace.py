@@ -2,35 +2,59 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import subprocess
-import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from conftest import ROOT, acp, no_traceback
 
 SESSION = ROOT / "scripts" / "reference" / "session.py"
+CAPABLE = ()
+NO_CAPABILITY = ("--legacy-client", "--no-migration", "--wait", "0.25")
+LEGACY = ("--legacy-client",)
 
 
-def record(folder: Path, *flags: str) -> Path:
-    """Run the reference pair and return the trace it recorded."""
-    out = folder / f"session{len(flags)}.jsonl"
-    result = subprocess.run(
-        [sys.executable, str(SESSION), "--out", str(out), *flags],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
+def _load_session() -> ModuleType:
+    """Import the reference Client's script by path (scripts/reference is no package)."""
+    spec = importlib.util.spec_from_file_location("reference_session", SESSION)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+session_py = _load_session()
+
+
+def record(out: Path, *flags: str) -> Path:
+    """Run the reference pair as `session.py` does (the Agent is a process of its own).
+
+    Run in a thread: `main` starts an event loop of its own.
+    """
+    assert session_py.main(["--out", str(out), *flags]) == 0
     return out
 
 
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, ...], Path]:
+    """The sessions this module reads, recorded at once: the pairs mostly wait on each other."""
+    folder = tmp_path_factory.mktemp("trace")
+    with ThreadPoolExecutor(3) as pool:
+        started = {
+            flags: pool.submit(record, folder / f"session{n}.jsonl", *flags)
+            for n, flags in enumerate((CAPABLE, NO_CAPABILITY, LEGACY))
+        }
+        return {flags: future.result(timeout=60) for flags, future in started.items()}
+
+
+@pytest.fixture(scope="module")
+def recorded(recordings: dict[tuple[str, ...], Path]) -> list[str]:
     """The lines of a session the reference pair recorded, capability advertised."""
-    return record(tmp_path_factory.mktemp("trace")).read_text().splitlines()
+    return recordings[CAPABLE].read_text().splitlines()
 
 
 def trace(path: Path, *extra: str):
@@ -63,15 +87,19 @@ def test_the_reference_session_passes(recorded: list[str], tmp_path: Path) -> No
     assert sent_next == offered["suggestions"][0]["text"], "accepted, then sent by the user"
 
 
-def test_without_the_capability_the_agent_sends_no_suggestion(tmp_path: Path) -> None:
-    path = record(tmp_path, "--legacy-client", "--no-migration", "--wait", "0.5")
+def test_without_the_capability_the_agent_sends_no_suggestion(
+    recordings: dict[tuple[str, ...], Path],
+) -> None:
+    path = recordings[NO_CAPABILITY]
     text = path.read_text()
     assert "prompt_suggestions" not in text and "promptSuggestions" not in text
     assert trace(path).returncode == 0
 
 
-def test_the_migration_sends_the_legacy_form_only_to_a_legacy_client(tmp_path: Path) -> None:
-    path = record(tmp_path, "--legacy-client")
+def test_the_migration_sends_the_legacy_form_only_to_a_legacy_client(
+    recordings: dict[tuple[str, ...], Path],
+) -> None:
+    path = recordings[LEGACY]
     lines = path.read_text().splitlines()
     assert len(_lines_with(lines, '"promptSuggestions": {"suggestions": [')) == 2
     assert not _lines_with(lines, '"prompt_suggestions"')
