@@ -318,6 +318,7 @@ def test_malformed_mkdocs_yml_exits_2(repo_copy: Path) -> None:
     no_traceback(result)
 
 
+@pytest.mark.build
 def test_pyspelling_extensions_must_match_mkdocs(repo_copy: Path, aspell: None) -> None:
     replace_in(
         repo_copy / ".pyspelling.yml",

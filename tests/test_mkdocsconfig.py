@@ -478,3 +478,21 @@ def test_make_serve_and_build_stop_before_mkdocs_reads_a_refused_config(tmp_path
     assert vetted.returncode == 2
     assert vetted.stderr.startswith("acp-docs: error: mkdocs.yml:2:4: the YAML tag"), vetted.stderr
     assert not victim.exists()
+
+
+def test_a_variable_the_text_reads_with_env_gives_each_parse_its_own_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "docs").mkdir()
+    text = "site_name: x\nsite_url: !ENV [ACP_DOCS_ZZ_URL, 'https://fallback.example/']\n"
+    seen = []
+    for value in ("https://one.example/", "https://two.example/", None):
+        if value is None:
+            monkeypatch.delenv("ACP_DOCS_ZZ_URL")
+        else:
+            monkeypatch.setenv("ACP_DOCS_ZZ_URL", value)
+        config = mkdocsconfig.parse_config(tmp_path, text)
+        seen.append(config["site_url"])
+        config["site_url"] = "changed by a caller"
+    assert seen == ["https://one.example/", "https://two.example/", "https://fallback.example/"]
+    assert mkdocsconfig.parse_config(tmp_path, text)["site_url"] == "https://fallback.example/"

@@ -208,3 +208,22 @@ def test_no_reporter_at_all_says_the_installed_metadata_is_stale(
     no_traceback(result)
     assert result.returncode == 2
     assert "no reporter is registered" in result.stderr and "make setup" in result.stderr
+
+
+def test_a_distribution_installed_into_a_folder_already_searched_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from acp_docs.core import plugins
+
+    folder = tmp_path / "site-packages"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    group = "acp_docs.reporters"
+    before = [entry.name for entry in plugins.entries(group)]
+    assert "fake" not in before
+    # The same sys.path, a new .dist-info in one of its folders: as `pip install` leaves it.
+    info = folder / f"{DIST}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {DIST}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[{group}]\nfake = fake_acp_plugin:REPORTER\n")
+    assert [entry.name for entry in plugins.entries(group)] == sorted([*before, "fake"])

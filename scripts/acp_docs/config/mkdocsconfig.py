@@ -29,6 +29,7 @@ vets the mkdocs.yml of the current directory and exits 2 with the reason.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 import re
@@ -44,6 +45,7 @@ from jsonschema.exceptions import ValidationError
 from yaml.constructor import SafeConstructor
 
 from acp_docs.config import configschema as configpolicy
+from acp_docs.core import memo
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.escaping import printable
 from acp_docs.schemalib import schemacheck, schemawords
@@ -317,8 +319,22 @@ def parse_config(root: Path, text: str) -> dict[str, Any]:
 
     A `UsageError` at the line of the first thing refused: malformed YAML, a tag,
     key or value the allowlist does not hold (`refuse_unsafe_nodes`), a path out
-    of the checkout (`refuse_code`).
+    of the checkout (`refuse_code`). Parsing and the allowlist depend on the text
+    alone (and the `ACP_DOCS_*` variables `!ENV` may read), so they are kept for
+    the next checkout with the same text; paths are vetted against each `root`.
     """
+    # `!ENV` reads only `ACP_DOCS_*` variables, each named in the text.
+    env = tuple(
+        sorted((k, v) for k, v in os.environ.items() if k.startswith("ACP_DOCS_") and k in text)
+    )
+    key = (text, env)
+    config, lines = memo.remembered("mkdocs.yml text", key, lambda: _vetted(text), keep=4)
+    refuse_code(config, lines, root)
+    return copy.deepcopy(config)
+
+
+def _vetted(text: str) -> tuple[dict[str, Any], dict[str, int]]:
+    """The settings of `text` and the line of each JSON pointer, once past the allowlist."""
     loader = _IgnoreTagsLoader(text)
     try:
         node = loader.get_single_node()
@@ -336,8 +352,7 @@ def parse_config(root: Path, text: str) -> dict[str, Any]:
         loader.dispose()
     if not isinstance(config, dict):
         raise LocatedError(CONFIG_NAME, 1, 1, "expected a mapping at the top level")
-    refuse_code(config, lines_of(node), root)
-    return config
+    return config, lines_of(node)
 
 
 def main() -> int:

@@ -5,9 +5,9 @@ pure steps of a build (merging the schemas, checking the fixtures, the merged
 downloads, the API reference) are kept here under a key made of the content
 (never the time stamps) of every file they read, so an unchanged input gives
 the same result without the work and a changed one is never served stale.
-Only the latest result of each step is kept, so memory does not grow over a
-long session. A one-off process (`acp-docs check`) computes each step once,
-as before.
+Only the latest result of each step is kept (or the few latest, when a step
+asks to keep more), so memory does not grow over a long session. A one-off
+process (`acp-docs check`) computes each step once, as before.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_kept: dict[str, tuple[Hashable, Any]] = {}
+_kept: dict[str, dict[Hashable, Any]] = {}
 
 
 def digest_of(paths: Iterable[Path], root: Path | None = None) -> str:
@@ -43,13 +43,17 @@ def digest_of(paths: Iterable[Path], root: Path | None = None) -> str:
     return hasher.hexdigest()
 
 
-def remembered(step: str, key: Hashable, make: Callable[[], T]) -> T:
-    """The result of `make()` for `key`, computed once while `key` stays the latest of `step`."""
-    held = _kept.get(step)
-    if held is not None and held[0] == key:
-        return held[1]  # type: ignore[no-any-return]
+def remembered(step: str, key: Hashable, make: Callable[[], T], keep: int = 1) -> T:
+    """The result of `make()` for `key`, computed once while `key` stays among the `keep`
+    latest keys of `step`."""
+    held = _kept.setdefault(step, {})
+    if key in held:
+        held[key] = held.pop(key)  # now the latest
+        return held[key]  # type: ignore[no-any-return]
     value = make()
-    _kept[step] = (key, value)
+    held[key] = value
+    while len(held) > max(1, keep):
+        del held[next(iter(held))]
     return value
 
 

@@ -8,6 +8,8 @@ group takes, stops the command with a located error: never skipped in silence.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -55,9 +57,37 @@ def error(entry: metadata.EntryPoint, reason: str) -> PluginLoadError:
     )
 
 
+_seen: dict[str, tuple[tuple[tuple[str, int], ...], list[metadata.EntryPoint]]] = {}
+
+
+def _path_state() -> tuple[tuple[str, int], ...]:
+    """Each folder of `sys.path` with its modification time (0 when it is no folder).
+
+    A distribution installed or removed adds or deletes a `.dist-info` folder,
+    which changes the time of the folder holding it, as importlib's own
+    caches of those folders assume.
+    """
+    state = []
+    for folder in sys.path:
+        try:
+            state.append((folder, os.stat(folder or ".").st_mtime_ns))
+        except (OSError, ValueError):
+            state.append((folder, 0))
+    return tuple(state)
+
+
 def entries(group: str) -> list[metadata.EntryPoint]:
-    """The entry points of `group`, by name."""
-    return sorted(metadata.entry_points(group=group), key=lambda e: e.name)
+    """The entry points of `group`, by name.
+
+    Reading every distribution's metadata costs milliseconds, and a command asks
+    for several groups; the answer is kept until `sys.path` or a folder of it changes.
+    """
+    state = _path_state()
+    held = _seen.get(group)
+    if held is None or held[0] != state:
+        held = (state, sorted(metadata.entry_points(group=group), key=lambda e: e.name))
+        _seen[group] = held
+    return list(held[1])
 
 
 def load_group(
