@@ -9,9 +9,9 @@ checkout has.
 from __future__ import annotations
 
 import contextlib
-import gc
 import fcntl
 import functools
+import gc
 import itertools
 import json
 import os
