@@ -113,12 +113,32 @@ def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in result.stderr + result.stdout, result.stderr
 
 
-def copy_repo(folder: Path) -> Path:
-    """A copy of the repository in `folder`, sharing the installed node_modules."""
+API_MARKER = "<!-- acp-docs:api-reference "
+
+
+def copy_repo(folder: Path, *, lean: bool = True) -> Path:
+    """A copy of the repository in `folder`, sharing the installed node_modules.
+
+    A lean copy (the default) leaves out the reference drawn from the engine's
+    own source (its page stays, with its prose): no throwaway checkout is about
+    it, and it costs about 40% of every build. The site every reader test reads
+    (`site_repo`) keeps it.
+    """
     dest = folder / "repo"
     shutil.copytree(ROOT, dest, ignore=IGNORED)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    if lean:
+        _drop_api_reference(dest)
     return dest
+
+
+def _drop_api_reference(repo: Path) -> None:
+    """Take the API reference marker out of each page holding one; the page and its links stay."""
+    for page in sorted((repo / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        if API_MARKER in text:
+            kept = "\n".join(ln for ln in text.split("\n") if not ln.startswith(API_MARKER))
+            page.write_text(re.sub(r"\n{3,}", "\n\n", kept).rstrip("\n") + "\n", encoding="utf-8")
 
 
 @pytest.fixture
@@ -538,8 +558,8 @@ def _locked(path: Path) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def site_repo(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The checkout the session's site is built from: the repository with the sample RFD.
+def site_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The checkout the session's site is built from: the whole repository with the sample RFD.
 
     Made once per test run, whichever worker asks first; tests only read it.
     """
@@ -549,7 +569,7 @@ def site_repo(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -
         if not made.exists():
             shutil.rmtree(folder / "site-repo", ignore_errors=True)
             (folder / "site-repo").mkdir()
-            copy_sample(sample_template, folder / "site-repo")
+            add_sample(copy_repo(folder / "site-repo", lean=False))
             made.touch()
     return folder / "site-repo" / "repo"
 
