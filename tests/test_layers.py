@@ -24,6 +24,7 @@ ORDER = (
     "rfds",
     "validation",
     "checks",
+    "upstream",
     "trace",
     "prompt_suggestions",
     "reporters",

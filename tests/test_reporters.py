@@ -120,6 +120,7 @@ def test_json_report_lists_findings_checks_and_errors() -> None:
             "col": 5,
             "check": "examples",
             "rule": "examples/invalid-payload",
+            "level": "error",
             "message": "bad payload",
         }
     ]
@@ -226,3 +227,22 @@ def test_every_reporting_command_takes_format_and_keeps_summaries_off_stdout(
     )
     assert "0 valid, 1 invalid" in validate.stderr
     assert "valid," not in validate.stdout
+
+
+def test_a_warning_and_a_note_say_their_level_and_do_not_fail_their_check() -> None:
+    warning = Finding("rfds/a.md", 1, 1, "examples", "odd", "examples/x", "warning")
+    note = Finding("rfds/a.md", 2, 1, "examples", "fyi", "examples/y", "note")
+    result = CheckResult("examples", (warning, note), 0.1)
+    assert result.status == "ok"
+    assert render(Report("check", [warning, note], [result]), "text") == (
+        "rfds/a.md:1:1: warning: odd\nrfds/a.md:2:1: note: fyi\n"
+    )
+    github = render(Report("check", [warning, note]), "github").splitlines()
+    assert github[1].startswith("::warning ") and github[3].startswith("::notice ")
+    sarif = json.loads(render(Report("check", [warning, note]), "sarif"))
+    assert [r["level"] for r in sarif["runs"][0]["results"]] == ["warning", "note"]
+
+
+def test_a_finding_of_no_known_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown finding level"):
+        Finding("rfds/a.md", 1, 1, "examples", "x", "examples/x", "fatal")

@@ -35,6 +35,7 @@ def _new_protocol_help() -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     from acp_docs.checks.run import CHECKS
+    from acp_docs.upstream.check import NAMES as UPSTREAM_CHECKS
 
     parser = argparse.ArgumentParser(
         prog="acp-docs",
@@ -112,11 +113,26 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--check", action="store_true", help="report, do not rewrite")
 
     every = command("check", cmd_check, "run every check CI runs, side by side", reporting)
-    every.add_argument("--only", nargs="+", choices=list(CHECKS), metavar="CHECK")
+    named = [*CHECKS, *UPSTREAM_CHECKS]
+    every.add_argument("--only", nargs="+", choices=named, metavar="CHECK")
+    every.add_argument(
+        "--upstream",
+        type=Path,
+        metavar="DIR",
+        help="check a checkout of the upstream ACP repository in place, read-only: its MDX"
+        f" pages, examples, docs.json and links (checks: {', '.join(UPSTREAM_CHECKS)})",
+    )
+    every.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="report only findings FILE does not hold; when FILE is missing, write every"
+        " current finding to it",
+    )
     every.add_argument(
         "--skip",
         nargs="+",
-        choices=list(CHECKS),
+        choices=named,
         metavar="CHECK",
         help="leave these checks out; leaving every check out is a usage error (exit 2),"
         " never a pass",

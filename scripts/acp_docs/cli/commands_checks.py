@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from acp_docs.cli.common import (
     FOUND,
     OK,
     USAGE,
+    check_output,
     emit,
     findings_command,
     refuse_undecodable_names,
@@ -66,16 +68,19 @@ def _summary(results: Sequence[CheckResult]) -> list[str]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Run every check side by side and print one summary."""
-    from acp_docs.checks import run as check
-
-    names = [n for n in (args.only or check.CHECKS) if n not in (args.skip or [])]
-    if not names:
-        raise UsageError("--only and --skip leave no check to run: nothing would be checked")
-    repo = Repo.load()
-    refuse_undecodable_names(repo)
+    """Run every check side by side and print one summary (`--upstream DIR`: upstream's)."""
     start = time.perf_counter()
-    results = check.run(repo, names)
+    if args.upstream is not None:
+        results = _upstream(args)
+    else:
+        from acp_docs.checks import run as check
+
+        names = _chosen(args, check.CHECKS)
+        repo = Repo.load()
+        refuse_undecodable_names(repo)
+        results = check.run(repo, names)
+    if args.baseline is not None:
+        results = _against_baseline(args.baseline, results)
     findings = sorted({f for r in results for f in r.findings})
     failing: dict[str, list[str]] = {}
     for result in results:
@@ -93,3 +98,41 @@ def cmd_check(args: argparse.Namespace) -> int:
     failed = [r.name for r in results if r.status == "failed"]
     say(f"failed: {', '.join(failed)}" if failed else "all checks passed")
     return FOUND if failed else OK
+
+
+def _chosen(args: argparse.Namespace, known: Sequence[str]) -> list[str]:
+    """The checks `--only` and `--skip` leave of `known`; a usage error for any other."""
+    for name in [*(args.only or []), *(args.skip or [])]:
+        if name not in known:
+            where = (
+                "an upstream check: add --upstream DIR"
+                if args.upstream is None
+                else ("not an upstream check")
+            )
+            raise UsageError(f"--only/--skip {name}: {where} (checks here: {', '.join(known)})")
+    names = [n for n in (args.only or known) if n not in (args.skip or [])]
+    if not names:
+        raise UsageError("--only and --skip leave no check to run: nothing would be checked")
+    return names
+
+
+def _upstream(args: argparse.Namespace) -> list[CheckResult]:
+    from acp_docs.upstream import check as upstream
+
+    names = _chosen(args, upstream.NAMES)
+    return upstream.run(args.upstream, tuple(names))
+
+
+def _against_baseline(path: Path, results: list[CheckResult]) -> list[CheckResult]:
+    """Only the findings the baseline at `path` does not hold; written first when missing."""
+    from acp_docs.checks import baseline
+
+    if not path.exists() and not path.is_symlink():
+        check_output(path)
+        count = baseline.write(path, [f for r in results for f in r.findings])
+        say(
+            f"acp-docs check: wrote the baseline {path} ({count} finding(s)); later runs report"
+            " only findings it does not hold"
+        )
+        return [CheckResult(r.name, (), r.seconds, r.error) for r in results]
+    return baseline.new_only(results, baseline.read(path))

@@ -72,7 +72,7 @@ def findings_command(args: argparse.Namespace, findings: list[Finding], what: st
     """Print `findings`, say how many `what` found; the exit status they give."""
     emit(args, findings)
     say(f"{what}: {len(findings)} problem(s)")
-    return FOUND if findings else OK
+    return FOUND if any(f.fails for f in findings) else OK
 
 
 def in_checkout(repo: Repo, path: Path) -> Path:

@@ -33,6 +33,10 @@ def set_first_checks(names: tuple[str, ...]) -> None:
     _first = tuple(names)
 
 
+LEVELS = ("error", "warning", "note")
+"""How much a finding matters, most first; only an error fails a check."""
+
+
 @total_ordering
 @dataclass(frozen=True)
 class Finding:
@@ -40,8 +44,9 @@ class Finding:
 
     `path` is relative to the repository root, with forward slashes. `rule`
     names the kind of problem (`examples/invalid-payload`); it defaults to the
-    check's name. Findings sort by file and line, the checks of `first_checks()`
-    first.
+    check's name. `level` is `error` (fails the check), `warning` or `note`
+    (reported, never failing). Findings sort by file and line, the checks of
+    `first_checks()` first.
     """
 
     path: str
@@ -50,6 +55,16 @@ class Finding:
     check: str
     message: str
     rule: str = ""
+    level: str = "error"
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ValueError(f"unknown finding level {self.level!r}: one of {', '.join(LEVELS)}")
+
+    @property
+    def fails(self) -> bool:
+        """True for an error: a finding that fails its check and the command."""
+        return self.level == "error"
 
     @property
     def rule_id(self) -> str:
@@ -64,7 +79,16 @@ class Finding:
         """The order findings are reported in: causes (`first_checks()`) first, then by place."""
         first = first_checks()
         rank = first.index(self.check) if self.check in first else len(first)
-        return (rank, self.path, self.line, self.col, self.check, self.message, self.rule)
+        return (
+            rank,
+            self.path,
+            self.line,
+            self.col,
+            self.check,
+            self.message,
+            self.rule,
+            self.level,
+        )
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Finding):
@@ -83,7 +107,7 @@ class CheckResult:
 
     @property
     def status(self) -> str:
-        """`ok`, `failed` (findings) or `error` (could not run)."""
+        """`ok`, `failed` (an error-level finding) or `error` (could not run)."""
         if self.error is not None:
             return "error"
-        return "failed" if self.findings else "ok"
+        return "failed" if any(f.fails for f in self.findings) else "ok"

@@ -1,4 +1,4 @@
-"""Text lines, each followed by a GitHub Actions `::error` workflow command.
+"""Text lines, each followed by a GitHub Actions `::error` (`::warning`, `::notice`) command.
 
 Every value is first made visible (control, bidirectional and invisible
 format characters as escapes, see `acp_docs.core.escaping.visible`), so what a
@@ -25,8 +25,12 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
+COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
+"""The workflow command of each finding level."""
+
+
 def annotation(finding: Finding) -> str:
-    """The `::error` command GitHub shows inline on the pull request's diff."""
+    """The `::error` (`::warning`, `::notice`) command GitHub shows on the pull request's diff."""
     message = "\n".join(visible(part) for part in finding.message.split("\n"))
     props = ",".join(
         [
@@ -36,7 +40,7 @@ def annotation(finding: Finding) -> str:
             f"title={escape_property(visible('acp-docs ' + finding.rule_id))}",
         ]
     )
-    return f"::error {props}::{escape_data(message)}"
+    return f"::{COMMANDS[finding.level]} {props}::{escape_data(message)}"
 
 
 def render(report: Report) -> str:

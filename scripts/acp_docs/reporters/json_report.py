@@ -25,6 +25,7 @@ def render(report: Report) -> str:
                 "col": f.col,
                 "check": unicode_data(f.check),
                 "rule": unicode_data(f.rule_id),
+                "level": f.level,
                 "message": unicode_data(f.message),
             }
             for f in sorted(report.findings)

@@ -48,7 +48,7 @@ def render(report: Report) -> str:
         {
             "ruleId": unicode_data(f.rule_id),
             "ruleIndex": index[unicode_data(f.rule_id)],
-            "level": "error",
+            "level": f.level,
             "message": {"text": unicode_data(f.message)},
             "locations": [
                 {

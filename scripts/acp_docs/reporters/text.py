@@ -1,4 +1,8 @@
-"""`path:line:col: message`, one finding a line, safe to print whatever the input."""
+"""`path:line:col: message`, one finding a line, safe to print whatever the input.
+
+A warning or a note says so before its message (`path:1:1: warning: ...`); an
+error, the usual finding, does not.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from acp_docs.reporters import Report, Reporter
 
 def line(finding: Finding) -> str:
     """One finding as a line editors and people read."""
-    return printable(f"{finding.location()}: {finding.message}")
+    level = "" if finding.fails else f"{finding.level}: "
+    return printable(f"{finding.location()}: {level}{finding.message}")
 
 
 def render(report: Report) -> str:

@@ -1,0 +1,1 @@
+"""The upstream ACP docs tree (Mintlify), checked in place: `acp-docs check --upstream DIR`."""

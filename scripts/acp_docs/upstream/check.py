@@ -1,0 +1,99 @@
+"""`acp-docs check --upstream DIR`: every upstream check of a tree, in place, read-only.
+
+The tree is read once (`tree`), its pages once by the MDX parser (`scan`);
+each check then reports on what was read: files that cannot be read, pages
+that do not compile, examples, navigation and links. Nothing is written into
+DIR; the only writes are to the user's cache.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from acp_docs.core import protocols, runner
+from acp_docs.core.errors import UsageError
+from acp_docs.core.findings import CheckResult, Finding
+from acp_docs.schema.merge import default_base
+from acp_docs.sources.textfile import load_json
+from acp_docs.upstream import links, messages, nav, scan, tree
+from acp_docs.validation.schemaset import SchemaSet
+
+NAMES = ("upstream-files", "upstream-mdx", "upstream-examples", "upstream-nav", "upstream-links")
+"""The upstream checks, in the order the summary lists them."""
+
+
+def published_schemas() -> messages.Schemas:
+    """The pinned SDK's stable and unstable schemas of every version."""
+    sets = {}
+    for channel in protocols.CHANNELS:
+        schemas = {}
+        for version in protocols.VERSIONS.values():
+            path = default_base(scan.PROJECT, version, channel)
+            schemas[version.name] = load_json(
+                path, f"{protocols.SDK_PACKAGE}/{version.base_files[channel]}"
+            )
+        sets[channel] = SchemaSet(schemas)
+    return messages.Schemas(sets["stable"], sets["unstable"])
+
+
+def _timed(name: str, make: Callable[[], list[Finding]]) -> CheckResult:
+    start = time.perf_counter()
+    try:
+        found = make()
+    except UsageError as exc:
+        return CheckResult(name, (), time.perf_counter() - start, str(exc))
+    return CheckResult(name, tuple(sorted(set(found))), time.perf_counter() - start)
+
+
+def run(root: Path, names: tuple[str, ...] = NAMES) -> list[CheckResult]:
+    """Run the named upstream checks on the tree at `root`; a UsageError when it is no tree."""
+    start = time.perf_counter()
+    read = tree.load(root)
+    pages = list(read.pages.values())
+    loaded = time.perf_counter() - start
+    try:
+        scanned: dict[str, scan.Scanned] | str = scan.scan(pages)
+    except runner.ToolFailure as exc:
+        scanned = str(exc)
+    navigation = nav.read(read)
+    results = [CheckResult("upstream-files", tuple(sorted(read.problems)), loaded)]
+
+    def needs_scan(
+        name: str, make: Callable[[dict[str, scan.Scanned]], list[Finding]]
+    ) -> CheckResult:
+        if isinstance(scanned, str):
+            return CheckResult(name, (), 0.0, scanned)
+        return _timed(name, lambda: make(scanned))
+
+    results.append(needs_scan("upstream-mdx", lambda s: _mdx(s)))
+    results.append(needs_scan("upstream-examples", lambda s: _examples(read, navigation, s)))
+    results.append(_timed("upstream-nav", lambda: nav.check(read, navigation)))
+    results.append(needs_scan("upstream-links", lambda s: links.check(read, navigation, s)))
+    return [r for r in results if r.name in names]
+
+
+def _mdx(scanned: dict[str, scan.Scanned]) -> list[Finding]:
+    return [
+        Finding(
+            path, s.line, s.col, "upstream-mdx", f"MDX does not compile: {s.error}", "upstream/mdx"
+        )
+        for path, s in scanned.items()
+        if s.error is not None
+    ]
+
+
+def _examples(
+    read: tree.Tree, navigation: nav.Nav, scanned: dict[str, scan.Scanned]
+) -> list[Finding]:
+    schemas = published_schemas()
+    proposals = navigation.proposals()
+    found = []
+    for route, page in sorted(read.pages.items()):
+        page_scan = scanned[page.path]
+        checker = messages.PageChecker(page.path, route, route in proposals, schemas)
+        for block in page_scan.blocks:
+            checker.block(block)
+        found += checker.findings
+    return found

@@ -1,0 +1,103 @@
+"""Links of upstream pages resolved as Mintlify resolves them: routes, files and anchors.
+
+A link to `/protocol/v1/overview` is the page `docs/protocol/v1/overview.mdx`;
+a relative link is resolved from the page's route; an `.mdx` or `.md` suffix
+and a trailing slash are dropped. A file under `docs/` (an image) or a redirect
+source is a target too. An anchor must be a heading's slug of the target page
+(Mintlify's: lower case, punctuation dropped, spaces as hyphens) or an
+element's `id`. Links with a scheme (`https:`, `mailto:`) are not followed:
+the check makes no network request.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from urllib.parse import unquote
+
+from acp_docs.core.findings import Finding
+from acp_docs.upstream.nav import Nav
+from acp_docs.upstream.scan import Scanned
+from acp_docs.upstream.tree import Tree
+
+CHECK = "upstream-links"
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_DROPPED = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+def slug(text: str) -> str:
+    """A heading's anchor as Mintlify makes it."""
+    return _DROPPED.sub("", text.strip().lower()).replace(" ", "-")
+
+
+def anchors(scanned: Scanned) -> set[str]:
+    """Every anchor of a page: heading slugs (with `-1`, `-2` for repeats) and `id`s."""
+    out: set[str] = set(scanned.ids)
+    counts: dict[str, int] = {}
+    for _line, _depth, text in scanned.headings:
+        base = slug(text)
+        seen = counts.get(base, 0)
+        out.add(base if seen == 0 else f"{base}-{seen}")
+        out.add(base)
+        counts[base] = seen + 1
+    return out
+
+
+def _target(route: str, href: str) -> str:
+    path = unquote(href)
+    joined = path if path.startswith("/") else posixpath.join("/" + posixpath.dirname(route), path)
+    target = posixpath.normpath(joined).strip("/")
+    if target == ".":
+        target = ""
+    for suffix in (".mdx", ".md"):
+        if target.endswith(suffix):
+            target = target[: -len(suffix)]
+    return target
+
+
+def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
+    """A finding for each link to a route, file or anchor the tree does not have."""
+    found = []
+    by_path = {page.path: route for route, page in tree.pages.items()}
+    page_anchors = {by_path[path]: anchors(s) for path, s in scanned.items() if s.error is None}
+    for path, page_scan in sorted(scanned.items()):
+        route = by_path[path]
+        for line, col, href in page_scan.links:
+            if not href or _SCHEME.match(href) or href.startswith("//"):
+                continue
+            where, _, anchor = href.partition("#")
+            where = where.split("?", 1)[0]
+            target = route if not where else _target(route, where)
+            if where and target not in tree.pages:
+                if (
+                    unquote(where).lstrip("/") in tree.files
+                    or target in tree.files
+                    or target in nav.redirects
+                ):
+                    continue
+                found.append(
+                    Finding(
+                        path,
+                        line,
+                        col,
+                        CHECK,
+                        f"link {href!r}: no page {target!r} (docs/{target}.mdx)"
+                        " and no file of that name",
+                        "upstream/broken-link",
+                    )
+                )
+                continue
+            if anchor and target in page_anchors and unquote(anchor) not in page_anchors[target]:
+                shown = "this page" if target == route else repr(target)
+                found.append(
+                    Finding(
+                        path,
+                        line,
+                        col,
+                        CHECK,
+                        f"link {href!r}: {shown} has no heading or element"
+                        f" with the anchor #{anchor}",
+                        "upstream/broken-anchor",
+                    )
+                )
+    return found

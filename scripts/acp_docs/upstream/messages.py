@@ -1,0 +1,194 @@
+"""The JSON blocks of an upstream page checked against the published schemas, kinds inferred.
+
+No declaration is needed: a JSON-RPC request or notification is found by its
+`method` (the definition whose `x-method` matches), a response by its `id`
+(paired with the request before it on the page), an error response by its
+`error`, and a session update by its `sessionUpdate` tag. The version is the
+page's (a `v2` folder) or the fence's (`json v2`), else the oldest. A method no
+stable schema has is checked against `schema.unstable.json`; one in no schema
+is a note. On a proposal page (a Draft RFD, a draft protocol page) a payload
+the schema refuses is a warning: the proposal may lead the schema.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from acp_docs.core import protocols
+from acp_docs.core.findings import Finding
+from acp_docs.upstream import blocks, places
+from acp_docs.upstream.scan import Block
+from acp_docs.validation.schemaset import DispatchError, Outcome, SchemaSet
+
+CHECK = "upstream-examples"
+
+
+@dataclass(frozen=True)
+class Schemas:
+    """The published schemas of every version: `stable` (schema.json) and `unstable`."""
+
+    stable: SchemaSet
+    unstable: SchemaSet
+
+
+def version_of(route: str, meta: str) -> str:
+    """The protocol version of a block: the fence's title names it, else the page's folder."""
+    for word in meta.replace('"', " ").split():
+        if word in protocols.VERSIONS:
+            return word
+    folders = route.split("/")[:-1]
+    for name in protocols.NAMES:
+        if name in folders:
+            return name
+    return protocols.NAMES[0]
+
+
+def _id_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+class PageChecker:
+    """Checks the blocks of one page in order, pairing responses with earlier requests."""
+
+    def __init__(self, path: str, route: str, proposal: bool, schemas: Schemas) -> None:
+        self.path = path
+        self.route = route
+        self.proposal = proposal
+        self.schemas = schemas
+        self.requests: dict[tuple[str, str], str] = {}
+        self.findings: list[Finding] = []
+        self.checked = 0
+
+    def _add(self, line: int, rule: str, message: str, level: str = "error") -> None:
+        self.findings.append(Finding(self.path, line, 1, CHECK, message, f"upstream/{rule}", level))
+
+    def block(self, block: Block) -> None:
+        """Check one fenced block (blocks of other languages are left alone)."""
+        if block.lang.lower() not in blocks.LANGS:
+            return
+        version = version_of(self.route, block.meta)
+        read = blocks.read(block.value)
+        if read.kind == "abridged":
+            self._add(
+                block.line, "abridged", "abridged with `...` or a placeholder: not checked", "note"
+            )
+            return
+        if read.kind == "invalid":
+            self._add(block.line + read.line, "not-json", f"not JSON: {read.message}")
+            return
+        text = block.value if read.kind == "json" else blocks.strip_jsonc(block.value)
+        lines = places.lines(text)
+        self._message(
+            version,
+            read.value,
+            lambda pointer: block.line + places.line_of(lines, pointer),
+            block.line + 1,
+        )
+
+    def _message(self, version: str, value: Any, at: Any, first: int) -> None:
+        if not isinstance(value, dict):
+            self._add(first, "not-a-message", "not an ACP message: read as JSON only", "note")
+            return
+        if isinstance(value.get("method"), str):
+            self._call(version, value, at)
+        elif "id" in value and ("result" in value or "error" in value):
+            self._response(version, value, at)
+        elif "sessionUpdate" in value:
+            union = protocols.get(version).unions.get("SessionUpdate")
+            if union is not None:
+                self._outcome(
+                    self._pick(version, union.definition).check(version, union.definition, value),
+                    at,
+                    self._pick(version, union.definition) is self.schemas.unstable,
+                )
+        else:
+            self._add(
+                first,
+                "not-a-message",
+                "not an ACP message (no `method`, `id` or `sessionUpdate`): read as JSON only",
+                "note",
+            )
+
+    def _pick(self, version: str, definition: str) -> SchemaSet:
+        """The stable schemas when they define `definition`, else the unstable ones."""
+        if self.schemas.stable.has(version, definition) and not self.proposal:
+            return self.schemas.stable
+        return self.schemas.unstable
+
+    def _call(self, version: str, value: dict[str, Any], at: Any) -> None:
+        method = value["method"]
+        if "id" in value:
+            self.requests[(version, _id_key(value["id"]))] = method
+        unstable_only = False
+        sets = (
+            [self.schemas.unstable]
+            if self.proposal
+            else [self.schemas.stable, self.schemas.unstable]
+        )
+        for index, schemas in enumerate(sets):
+            try:
+                outcome = schemas.check_message(version, value)
+            except DispatchError as exc:
+                if exc.method is not None and index + 1 < len(sets):
+                    unstable_only = True
+                    continue  # in no stable schema: the unstable one may have it
+                if exc.method is not None:
+                    self._add(
+                        at("/method"),
+                        "not-in-schema",
+                        f"[{version}] {exc}: not in any published schema; a proposal?",
+                        "note",
+                    )
+                else:
+                    self._add(at("/method"), "dispatch", f"[{version}] {exc}")
+                return
+            self._outcome(outcome, at, unstable_only or self.proposal)
+            return
+
+    def _response(self, version: str, value: dict[str, Any], at: Any) -> None:
+        if "error" in value:
+            definition = "Error"
+            if self.schemas.stable.has(version, definition):
+                outcome = self.schemas.stable.check(version, definition, value["error"], "/error")
+                self._outcome(outcome, at, False)
+            return
+        method = self.requests.get((version, _id_key(value["id"])))
+        if method is None:
+            self._add(
+                at("/id"),
+                "unpaired-response",
+                f"[{version}] a response whose request is not on the page before it: not checked",
+                "note",
+            )
+            return
+        for schemas in (
+            [self.schemas.unstable]
+            if self.proposal
+            else [self.schemas.stable, self.schemas.unstable]
+        ):
+            names = [n for n, _d in schemas.by_method(version, method) if n.endswith("Response")]
+            if len(names) == 1:
+                outcome = schemas.check(version, names[0], value["result"], "/result")
+                self._outcome(outcome, at, schemas is self.schemas.unstable)
+                return
+        self._add(
+            at("/id"),
+            "not-in-schema",
+            f"[{version}] no response of method {method!r} in any published schema: a proposal?",
+            "note",
+        )
+
+    def _outcome(self, outcome: Outcome, at: Any, unstable: bool) -> None:
+        self.checked += 1
+        label = (
+            outcome.label()
+            if not unstable
+            else f"[{outcome.protocol} {outcome.definition}, unstable]"
+        )
+        for unknown in outcome.unknown:
+            self._add(at(unknown.pointer), "unknown-property", f"{label} {unknown}", "warning")
+        level = "warning" if self.proposal else "error"
+        for problem in outcome.problems:
+            self._add(at(problem.pointer), "invalid-payload", f"{label} {problem}", level)

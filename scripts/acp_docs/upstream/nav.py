@@ -1,0 +1,153 @@
+"""`docs/docs.json` as Mintlify reads it: the pages it lists, status groups, redirects.
+
+Every page the navigation names must exist; every RFD page (`rfds/...`, but
+the tab's own pages) must sit in exactly one status group of the RFDs tab
+(Draft, Active, Preview, Completed, ...). Pages of a Draft RFD, and protocol
+pages in a group named "Draft...", are proposals: their examples may lead the
+schema (see `messages`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp_docs.core.findings import Finding
+from acp_docs.sources.lines import LineIndex
+from acp_docs.upstream.tree import NAV_FILE, Tree
+
+CHECK = "upstream-nav"
+RFDS_TAB = "RFDs"
+DRAFT = "Draft"
+
+
+@dataclass
+class Nav:
+    """What the navigation says: each listed page with its groups, and redirect sources."""
+
+    listed: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    """(route, tabs, groups from the outside in) for each page entry."""
+    redirects: set[str] = field(default_factory=set)
+
+    def status(self, route: str) -> list[str]:
+        """The status groups of the RFDs tab that list `route` (one, when all is well)."""
+        return [
+            groups[0]
+            for r, tabs, groups in self.listed
+            if r == route and RFDS_TAB in tabs and groups
+        ]
+
+    def proposals(self) -> set[str]:
+        """The routes of proposal pages: in the RFDs tab's Draft group, or a "Draft..." group."""
+        out = set()
+        for route, tabs, groups in self.listed:
+            if (RFDS_TAB in tabs and groups[:1] == (DRAFT,)) or (
+                any(g.startswith(DRAFT) for g in groups) and RFDS_TAB not in tabs
+            ):
+                out.add(route)
+        return out
+
+
+def _walk(
+    node: Any, tabs: tuple[str, ...], groups: tuple[str, ...]
+) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    if isinstance(node, str):
+        yield node.strip("/"), tabs, groups
+    elif isinstance(node, list):
+        for item in node:
+            yield from _walk(item, tabs, groups)
+    elif isinstance(node, dict):
+        if isinstance(node.get("tab"), str):
+            tabs = (*tabs, node["tab"])
+        if isinstance(node.get("group"), str):
+            groups = (*groups, node["group"])
+        for key in (
+            "pages",
+            "groups",
+            "tabs",
+            "anchors",
+            "versions",
+            "languages",
+            "dropdowns",
+            "products",
+            "menu",
+        ):
+            if key in node:
+                yield from _walk(node[key], tabs, groups)
+
+
+def read(tree: Tree) -> Nav:
+    """The navigation of the tree (empty when docs.json is missing or refused)."""
+    nav = Nav()
+    data = tree.nav if isinstance(tree.nav, dict) else {}
+    nav.listed = list(_walk(data.get("navigation"), (), ()))
+    for redirect in data.get("redirects") or []:
+        if isinstance(redirect, dict) and isinstance(redirect.get("source"), str):
+            nav.redirects.add(redirect["source"].strip("/"))
+    return nav
+
+
+def _line(tree: Tree, route: str) -> tuple[int, int]:
+    index = tree.nav_text.find(json.dumps(route))
+    return LineIndex(tree.nav_text).at(index) if index >= 0 else (1, 1)
+
+
+def is_rfd(route: str) -> bool:
+    """True for an RFD page: under `rfds/`, not an index, about or updates page."""
+    parts = route.split("/")
+    return parts[0] == "rfds" and len(parts) > 1 and parts[-1] not in ("about", "updates", "index")
+
+
+def check(tree: Tree, nav: Nav) -> list[Finding]:
+    """Pages listed but missing, and RFDs in no status group or in more than one."""
+    found = []
+    if tree.nav is None:
+        return found
+    seen = set()
+    for route, _tabs, _groups in nav.listed:
+        if route in seen:
+            continue
+        seen.add(route)
+        if route not in tree.pages:
+            line, col = _line(tree, route)
+            found.append(
+                Finding(
+                    NAV_FILE,
+                    line,
+                    col,
+                    CHECK,
+                    f"the navigation lists {route!r}, which no page is (docs/{route}.mdx)",
+                    "upstream/nav-missing-page",
+                )
+            )
+    for route, page in sorted(tree.pages.items()):
+        if not is_rfd(route):
+            continue
+        statuses = nav.status(route)
+        if not statuses:
+            found.append(
+                Finding(
+                    page.path,
+                    1,
+                    1,
+                    CHECK,
+                    "this RFD is in no status group of the RFDs tab in docs/docs.json"
+                    " (Draft, Active, Preview, Completed)",
+                    "upstream/nav-no-status",
+                )
+            )
+        elif len(statuses) > 1:
+            line, col = _line(tree, route)
+            found.append(
+                Finding(
+                    NAV_FILE,
+                    line,
+                    col,
+                    CHECK,
+                    f"{route!r} is in more than one status group: {', '.join(statuses)}",
+                    "upstream/nav-two-statuses",
+                )
+            )
+    return found

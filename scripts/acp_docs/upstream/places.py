@@ -1,0 +1,82 @@
+"""The line of each value of a JSON text, by JSON Pointer: where to report a problem.
+
+Reads text that already parsed (strict JSON, or JSONC with comments blanked),
+so it only needs to follow the structure, not to judge it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from acp_docs.sources import pointer as ptr
+
+_SPACE = re.compile(r"[ \t\r\n]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_SCALAR = re.compile(r"[^,\]}\s]+")
+
+
+def lines(text: str) -> dict[str, int]:
+    """Each value's 1-based line, by pointer (`""` for the whole text)."""
+
+    found: dict[str, int] = {}
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+
+    def line_at(index: int) -> int:
+        low, high = 0, len(starts)
+        while high - low > 1:
+            mid = (low + high) // 2
+            if starts[mid] <= index:
+                low = mid
+            else:
+                high = mid
+        return low + 1
+
+    def skip(i: int) -> int:
+        return _SPACE.match(text, i).end()  # type: ignore[union-attr]
+
+    def value(i: int, at: tuple[str, ...], depth: int) -> int:
+        i = skip(i)
+        found[ptr.format(at)] = line_at(i)
+        if depth > 200 or i >= len(text):
+            return len(text)
+        char = text[i]
+        if char == "{":
+            i = skip(i + 1)
+            while i < len(text) and text[i] != "}":
+                key = _STRING.match(text, i)
+                if key is None:
+                    return len(text)
+                name = json.loads(key.group(0))
+                i = skip(key.end())
+                i = value(i + 1, (*at, name), depth + 1)  # past the colon
+                i = skip(i)
+                if i < len(text) and text[i] == ",":
+                    i = skip(i + 1)
+            return i + 1
+        if char == "[":
+            i, index = skip(i + 1), 0
+            while i < len(text) and text[i] != "]":
+                i = skip(value(i, (*at, str(index)), depth + 1))
+                index += 1
+                if i < len(text) and text[i] == ",":
+                    i = skip(i + 1)
+            return i + 1
+        if char == '"':
+            match = _STRING.match(text, i)
+            return match.end() if match else len(text)
+        match = _SCALAR.match(text, i)
+        return match.end() if match else i + 1
+
+    value(0, (), 0)
+    return found
+
+
+def line_of(places: dict[str, int], pointer: str) -> int:
+    """The line of `pointer`, or of its nearest ancestor that has one (1 when none)."""
+    while True:
+        if pointer in places:
+            return places[pointer]
+        if not pointer:
+            return 1
+        pointer = pointer.rsplit("/", 1)[0]

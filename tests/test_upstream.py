@@ -1,0 +1,200 @@
+"""`acp-docs check --upstream DIR`: an upstream-layout tree checked in place, read-only."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import upstream_tree
+from acp_docs.upstream import links
+
+from conftest import acp, no_traceback, require_tool
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The sample upstream tree, with a cache of its own."""
+    require_tool("node", "Node")
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    return upstream_tree.write(tmp_path / "upstream")
+
+
+def _snapshot(root: Path) -> dict[str, bytes | str]:
+    out: dict[str, bytes | str] = {}
+    for current, _dirs, names in os.walk(root):
+        for name in names:
+            path = Path(current, name)
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                out[rel] = "-> " + os.readlink(path)
+            elif path.is_file():
+                out[rel] = path.read_bytes()
+            else:
+                out[rel] = "special"
+    return out
+
+
+def _line_of(root: Path, rel: str, needle: str) -> int:
+    text = (root / rel).read_text(encoding="utf-8")
+    assert needle in text, (rel, needle)
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def _findings(root: Path, *extra: str) -> tuple[int, list[dict]]:
+    result = acp(["check", "--format", "json", "--upstream", str(root), *extra])
+    no_traceback(result)
+    return result.returncode, json.loads(result.stdout)["findings"]
+
+
+def test_each_planted_problem_is_found_at_its_line_with_its_level(tree: Path) -> None:
+    status, findings = _findings(tree)
+    assert status == 1
+    for rule, (rel, needle, level) in upstream_tree.PLANTED.items():
+        line = _line_of(tree, rel, needle)
+        at = [(f["line"], f["level"]) for f in findings if f["path"] == rel and f["rule"] == rule]
+        assert (line, level) in at, (rule, line, at)
+
+
+def test_valid_blocks_of_every_kind_pass_and_a_draft_may_lead_the_schema(tree: Path) -> None:
+    _status, findings = _findings(tree)
+    done = "docs/rfds/finished-feature.mdx"
+    # The request, its paired response, the JSONC block and both CodeGroup tabs are valid.
+    quiet = {
+        _line_of(tree, done, '"method": "initialize"'),
+        _line_of(tree, done, '"result": {'),
+        _line_of(tree, done, "// the session"),
+        _line_of(tree, done, "```json v1"),
+        _line_of(tree, done, "```json v2"),
+    }
+    said = {f["line"] for f in findings if f["path"] == done}
+    assert not quiet & {line - 1 for line in said} and not quiet & said, findings
+    draft = [f for f in findings if f["path"] == "docs/rfds/proposed-feature.mdx"]
+    refused = [f for f in draft if f["rule"] == "upstream/invalid-payload"]
+    assert refused and all(f["level"] == "warning" for f in refused), draft
+    assert "unstable" in refused[0]["message"]
+
+
+def test_unknown_member_names_the_closest_known_one(tree: Path) -> None:
+    _status, findings = _findings(tree)
+    (found,) = [
+        f
+        for f in findings
+        if f["rule"] == "upstream/unknown-property" and "sesionId" in f["message"]
+    ]
+    assert "did you mean 'sessionId'?" in found["message"]
+
+
+def test_the_exit_status_counts_errors_only(tmp_path: Path, monkeypatch) -> None:
+    require_tool("node", "Node")
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "quiet"
+    (root / "docs" / "rfds").mkdir(parents=True)
+    (root / "docs" / "rfds" / "idea.mdx").write_text(
+        '---\ntitle: Idea\n---\n\n```json\n{\n  "method": "x/y",\n  ...\n}\n```\n'
+    )
+    nav = {
+        "navigation": {
+            "tabs": [{"tab": "RFDs", "groups": [{"group": "Draft", "pages": ["rfds/idea"]}]}]
+        }
+    }
+    (root / "docs" / "docs.json").write_text(json.dumps(nav))
+    result = acp(["check", "--upstream", str(root)])
+    no_traceback(result)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "docs/rfds/idea.mdx:5:1: note: abridged" in result.stdout
+    assert "all checks passed" in result.stderr
+
+
+def test_levels_reach_github_annotations_and_sarif(tree: Path) -> None:
+    github = acp(["check", "--upstream", str(tree)], env={"GITHUB_ACTIONS": "true"})
+    commands = {
+        line.split(" ", 1)[0] for line in github.stdout.splitlines() if line.startswith("::")
+    }
+    assert commands == {"::error", "::warning", "::notice"}
+    sarif = json.loads(acp(["check", "--format", "sarif", "--upstream", str(tree)]).stdout)
+    levels = {r["level"] for r in sarif["runs"][0]["results"]}
+    assert levels == {"error", "warning", "note"}
+
+
+def test_a_baseline_keeps_old_problems_quiet_and_reports_a_new_one(
+    tree: Path, tmp_path: Path
+) -> None:
+    baseline = tmp_path / "baseline.json"
+    first = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert first.stdout == "" and "wrote the baseline" in first.stderr
+    again = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
+    assert again.returncode == 0 and again.stdout == "", again.stdout
+    page = tree / "docs" / "rfds" / "finished-feature.mdx"
+    page.write_text("Added above.\n\n" + page.read_text() + "\n[new](/nowhere)\n")
+    later = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
+    assert later.returncode == 1
+    assert later.stdout.splitlines() == [
+        f"docs/rfds/finished-feature.mdx:{len(page.read_text().splitlines())}:1: link '/nowhere':"
+        " no page 'nowhere' (docs/nowhere.mdx) and no file of that name"
+    ]
+
+
+def test_a_file_that_is_no_baseline_is_a_usage_error_naming_it(tree: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "baseline.json"
+    bad.write_text('{"findings": [1, 2]}')
+    result = acp(["check", "--upstream", str(tree), "--baseline", str(bad)])
+    no_traceback(result)
+    assert result.returncode == 2
+    assert str(bad) in result.stderr
+
+
+def test_the_tree_is_only_read_and_links_out_of_it_are_not_followed(
+    tree: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.mdx"
+    outside.write_text('# SECRET-TEXT\n\n```json\n{"jsonrpc": "2.0"}\n```\n')
+    os.symlink(outside, tree / "docs" / "rfds" / "leak.mdx")
+    os.symlink(tmp_path, tree / "docs" / "everything")
+    os.mkfifo(tree / "docs" / "pipe.mdx")
+    before = _snapshot(tree)
+    result = acp(["check", "--upstream", str(tree)])
+    no_traceback(result)
+    assert "SECRET-TEXT" not in result.stdout + result.stderr
+    assert "docs/rfds/leak.mdx:1:1: a symbolic link: not followed" in result.stdout
+    assert "docs/everything:1:1: a symbolic link: not followed" in result.stdout
+    assert "docs/pipe.mdx:1:1: not a regular file" in result.stdout
+    assert _snapshot(tree) == before
+
+
+def test_a_folder_that_is_no_upstream_tree_is_a_usage_error(tmp_path: Path) -> None:
+    result = acp(["check", "--upstream", str(tmp_path)])
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "no docs/ folder" in result.stderr
+
+
+def test_upstream_checks_need_upstream(tmp_path: Path) -> None:
+    result = acp(["check", "--only", "upstream-links"], cwd=tmp_path)
+    assert result.returncode == 2
+    assert "add --upstream DIR" in result.stderr
+
+
+def test_a_warm_run_reads_every_page_from_the_cache_without_node(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _status, cold = _findings(tree)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    _status, warm = _findings(tree)
+    assert warm == cold
+
+
+@pytest.mark.parametrize(
+    ("heading", "anchor"),
+    [
+        ("Message flow", "message-flow"),
+        ("The `id` field", "the-id-field"),
+        ("Session builders + handlers", "session-builders--handlers"),
+        ("What's new?", "whats-new"),
+    ],
+)
+def test_heading_anchors_are_mintlify_slugs(heading: str, anchor: str) -> None:
+    assert links.slug(heading) == anchor
