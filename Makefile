@@ -17,7 +17,7 @@ export PYTHONPYCACHEPREFIX ?= $(or $(ACP_DOCS_CACHE_DIR),$(or $(XDG_CACHE_HOME),
 # Kept in that folder, so emptying the cache folder compiles again.
 PYC_STAMP := $(PYTHONPYCACHEPREFIX)$(abspath $(VENV))/.acp-docs-bytecode
 
-.PHONY: setup system-deps serve build test test-fast check lint format lock bench clean session
+.PHONY: setup system-deps serve build test test-fast check lint format lock bench bench-upstream clean session
 
 setup: $(PY_STAMP) $(PYC_STAMP) $(NODE_STAMP) system-deps
 	@$(BIN)/python -m compileall -q scripts/acp_docs >/dev/null 2>&1 || true
@@ -101,6 +101,12 @@ session: setup
 # suite's CPU (a few minutes more).
 bench: setup
 	$(BIN)/python scripts/bench_all.py $(if $(SUITE),--suite)
+
+# The upstream check on a checkout of agentclientprotocol/agent-client-protocol:
+# make bench-upstream UPSTREAM=../agent-client-protocol
+bench-upstream: setup
+	@test -n "$(UPSTREAM)" || { echo "give the upstream checkout: make bench-upstream UPSTREAM=DIR" >&2; exit 2; }
+	$(BIN)/python scripts/bench_upstream.py "$(UPSTREAM)"
 
 lock:
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^acp-docs' > /tmp/acp-docs.lock

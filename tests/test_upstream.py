@@ -198,3 +198,16 @@ def test_a_warm_run_reads_every_page_from_the_cache_without_node(
 )
 def test_heading_anchors_are_mintlify_slugs(heading: str, anchor: str) -> None:
     assert links.slug(heading) == anchor
+
+
+def test_blocks_made_to_be_slow_are_read_in_one_pass(tree: Path) -> None:
+    # Each would take hours if a scan started again at every quote or comment opener.
+    hostile = ['"\\' * 100_000, "/*" * 100_000, '["\\' * 100_000, "{" + '"a":1,' * 50_000]
+    page = tree / "docs" / "rfds" / "finished-feature.mdx"
+    page.write_text(page.read_text() + "".join(f"\n```jsonc\n{text}\n```\n" for text in hostile))
+    nav = tree / "docs" / "docs.json"
+    nav.write_text(nav.read_text()[:-2] + ', "x": "' + '\\"' * 100_000 + '"}\n')
+    status, findings = _findings(tree)
+    assert status == 1
+    last = [f for f in findings if f["path"] == "docs/rfds/finished-feature.mdx"]
+    assert sum(f["rule"] == "upstream/not-json" for f in last) >= len(hostile)

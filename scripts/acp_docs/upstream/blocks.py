@@ -17,7 +17,10 @@ from acp_docs.sources import jsonparse
 LANGS = ("json", "jsonc", "json5")
 """Fence languages whose blocks are read as JSON."""
 
-_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+STRING = r'"(?:[^"\\\n]|\\.)*+(?:"|\\?(?=\n)|\\?\Z)'
+"""A JSON string; an unclosed one runs to its line's end. It always matches, and never
+backtracks, so no text makes a scan start again at every quote."""
+_STRING_OR_COMMENT = re.compile(STRING + r"|//[^\n]*|/\*.*?(?:\*/|\Z)", re.S)
 _TRAILING_COMMA = re.compile(r",(\s*[\]}])")
 _ABRIDGED = re.compile(r"\.\.|…|<[A-Za-z][^<>\n]{0,60}>|\[[A-Za-z][A-Za-z ]{0,40}\]|\{\s*\.\.\.")
 

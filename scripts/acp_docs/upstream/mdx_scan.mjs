@@ -30,7 +30,9 @@ function attribute(node, name) {
 // the parser does not take it for a rule and a heading.
 function blankFrontMatter(text) {
   const match = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?=\r?\n|$)/.exec(text);
-  return match ? match[0].replace(/[^\n]/g, "") + text.slice(match[0].length) : text;
+  return match
+    ? match[0].replace(/[^\n]/g, "") + text.slice(match[0].length)
+    : text;
 }
 
 function scan(tree) {
@@ -58,7 +60,8 @@ function scan(tree) {
       node.type === "mdxJsxTextElement"
     ) {
       const href = attribute(node, "href");
-      if (href !== null) links.push({ line: at.line, col: at.column, url: href });
+      if (href !== null)
+        links.push({ line: at.line, col: at.column, url: href });
       const id = attribute(node, "id");
       if (id !== null) ids.push(id);
       // Mintlify anchors a field of an API description by its name.
@@ -82,7 +85,10 @@ function scan(tree) {
 for (const file of request.files) {
   let answer;
   try {
-    answer = { path: file.path, ...scan(processor.parse(blankFrontMatter(file.text))) };
+    answer = {
+      path: file.path,
+      ...scan(processor.parse(blankFrontMatter(file.text))),
+    };
   } catch (error) {
     const place = error.place?.start ?? error.place ?? {};
     const reason = String(error.reason ?? error.message ?? error);

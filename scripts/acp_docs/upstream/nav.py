@@ -10,12 +10,14 @@ schema (see `messages`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from acp_docs.core.findings import Finding
 from acp_docs.sources.lines import LineIndex
+from acp_docs.upstream import blocks
 from acp_docs.upstream.tree import NAV_FILE, Tree
 
 CHECK = "upstream-nav"
@@ -89,9 +91,20 @@ def read(tree: Tree) -> Nav:
     return nav
 
 
-def _line(tree: Tree, route: str) -> tuple[int, int]:
-    index = tree.nav_text.find(json.dumps(route))
-    return LineIndex(tree.nav_text).at(index) if index >= 0 else (1, 1)
+_STRING = re.compile(blocks.STRING, re.S)
+
+
+def _places(text: str) -> dict[str, tuple[int, int]]:
+    """The line and column of the first string of each value in `text`, found in one pass."""
+    lines = LineIndex(text)
+    out: dict[str, tuple[int, int]] = {}
+    for match in _STRING.finditer(text):
+        try:
+            value = json.loads(match.group(0))
+        except ValueError:
+            continue
+        out.setdefault(value.strip("/"), lines.at(match.start()))
+    return out
 
 
 def is_rfd(route: str) -> bool:
@@ -106,12 +119,13 @@ def check(tree: Tree, nav: Nav) -> list[Finding]:
     if tree.nav is None:
         return found
     seen = set()
+    places = _places(tree.nav_text)
     for route, _tabs, _groups in nav.listed:
         if route in seen:
             continue
         seen.add(route)
         if route not in tree.pages:
-            line, col = _line(tree, route)
+            line, col = places.get(route, (1, 1))
             found.append(
                 Finding(
                     NAV_FILE,
@@ -139,7 +153,7 @@ def check(tree: Tree, nav: Nav) -> list[Finding]:
                 )
             )
         elif len(statuses) > 1:
-            line, col = _line(tree, route)
+            line, col = places.get(route, (1, 1))
             found.append(
                 Finding(
                     NAV_FILE,
