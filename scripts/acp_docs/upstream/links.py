@@ -55,6 +55,10 @@ def _target(route: str, href: str) -> str:
     return target
 
 
+def _found(path: str, line: int, col: int, message: str, rule: str) -> Finding:
+    return Finding(path, line, col, CHECK, message, f"upstream/{rule}")
+
+
 def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
     """A finding for each link to a route, file or anchor the tree does not have."""
     found = []
@@ -75,29 +79,11 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
                     or target in nav.redirects
                 ):
                     continue
-                found.append(
-                    Finding(
-                        path,
-                        line,
-                        col,
-                        CHECK,
-                        f"link {href!r}: no page {target!r} (docs/{target}.mdx)"
-                        " and no file of that name",
-                        "upstream/broken-link",
-                    )
-                )
+                said = f"no page {target!r} (docs/{target}.mdx) and no file of that name"
+                found.append(_found(path, line, col, f"link {href!r}: {said}", "broken-link"))
                 continue
             if anchor and target in page_anchors and unquote(anchor) not in page_anchors[target]:
                 shown = "this page" if target == route else repr(target)
-                found.append(
-                    Finding(
-                        path,
-                        line,
-                        col,
-                        CHECK,
-                        f"link {href!r}: {shown} has no heading or element"
-                        f" with the anchor #{anchor}",
-                        "upstream/broken-anchor",
-                    )
-                )
+                said = f"{shown} has no heading or element with the anchor #{anchor}"
+                found.append(_found(path, line, col, f"link {href!r}: {said}", "broken-anchor"))
     return found

@@ -107,6 +107,11 @@ def _places(text: str) -> dict[str, tuple[int, int]]:
     return out
 
 
+def _found(path: str, place: tuple[int, int] | None, message: str, rule: str) -> Finding:
+    line, col = place or (1, 1)
+    return Finding(path, line, col, CHECK, message, f"upstream/{rule}")
+
+
 def is_rfd(route: str) -> bool:
     """True for an RFD page: under `rfds/`, not an index, about or updates page."""
     parts = route.split("/")
@@ -125,43 +130,19 @@ def check(tree: Tree, nav: Nav) -> list[Finding]:
             continue
         seen.add(route)
         if route not in tree.pages:
-            line, col = places.get(route, (1, 1))
-            found.append(
-                Finding(
-                    NAV_FILE,
-                    line,
-                    col,
-                    CHECK,
-                    f"the navigation lists {route!r}, which no page is (docs/{route}.mdx)",
-                    "upstream/nav-missing-page",
-                )
-            )
+            message = f"the navigation lists {route!r}, which no page is (docs/{route}.mdx)"
+            found.append(_found(NAV_FILE, places.get(route), message, "nav-missing-page"))
     for route, page in sorted(tree.pages.items()):
         if not is_rfd(route):
             continue
         statuses = nav.status(route)
         if not statuses:
-            found.append(
-                Finding(
-                    page.path,
-                    1,
-                    1,
-                    CHECK,
-                    "this RFD is in no status group of the RFDs tab in docs/docs.json"
-                    " (Draft, Active, Preview, Completed)",
-                    "upstream/nav-no-status",
-                )
+            message = (
+                "this RFD is in no status group of the RFDs tab in docs/docs.json"
+                " (Draft, Active, Preview, Completed)"
             )
+            found.append(_found(page.path, None, message, "nav-no-status"))
         elif len(statuses) > 1:
-            line, col = places.get(route, (1, 1))
-            found.append(
-                Finding(
-                    NAV_FILE,
-                    line,
-                    col,
-                    CHECK,
-                    f"{route!r} is in more than one status group: {', '.join(statuses)}",
-                    "upstream/nav-two-statuses",
-                )
-            )
+            message = f"{route!r} is in more than one status group: {', '.join(statuses)}"
+            found.append(_found(NAV_FILE, places.get(route), message, "nav-two-statuses"))
     return found
