@@ -17,10 +17,18 @@ from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.schema.merge import default_base
 from acp_docs.sources.textfile import load_json
-from acp_docs.upstream import links, messages, nav, scan, tree
+from acp_docs.upstream import links, messages, nav, scan, spelling, template, tree
 from acp_docs.validation.schemaset import SchemaSet
 
-NAMES = ("upstream-files", "upstream-mdx", "upstream-examples", "upstream-nav", "upstream-links")
+NAMES = (
+    "upstream-files",
+    "upstream-mdx",
+    "upstream-examples",
+    "upstream-nav",
+    "upstream-links",
+    "upstream-template",
+    "upstream-typos",
+)
 """The upstream checks, in the order the summary lists them."""
 
 
@@ -71,6 +79,8 @@ def run(root: Path, names: tuple[str, ...] = NAMES) -> list[CheckResult]:
     results.append(needs_scan("upstream-examples", lambda s: _examples(read, navigation, s)))
     results.append(_timed("upstream-nav", lambda: nav.check(read, navigation)))
     results.append(needs_scan("upstream-links", lambda s: links.check(read, navigation, s)))
+    results.append(needs_scan("upstream-template", lambda s: template.check(read, navigation, s)))
+    results.append(_timed("upstream-typos", lambda: spelling.check(read)))
     return [r for r in results if r.name in names]
 
 

@@ -1,0 +1,73 @@
+"""Spelling as upstream spells: `typos` (pinned on PyPI) with the tree's own `typos.toml`.
+
+Only the tree's `typos.toml` is read (`--isolated` leaves out any other
+configuration typos would look for), and typos reads only the pages the walk
+found to be regular files, named to it on standard input. A config file that is
+a link, or past the size limit, is a finding and is not used.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from acp_docs.core import runner
+from acp_docs.core.findings import Finding
+from acp_docs.sources.textfile import UnreadableFile, read_text
+from acp_docs.upstream.tree import NAV_FILE, Tree
+
+CHECK = "upstream-typos"
+CONFIG = "typos.toml"
+FIX = "run `make setup` in the acp-docs checkout (it installs typos from PyPI)"
+TIMEOUT = 120.0
+
+
+def _executable() -> str:
+    beside = Path(sys.executable).parent / "typos"
+    return runner.require(str(beside) if beside.is_file() else "typos", "typos", FIX)
+
+
+def check(tree: Tree) -> list[Finding]:
+    """Each word typos flags in a page (or docs.json), at its line and column."""
+    found: list[Finding] = []
+    config = tree.root / CONFIG
+    options = ["--format", "json", "--isolated", "--force-exclude", "--file-list", "-"]
+    if config.is_symlink():
+        message = "a symbolic link: not used as typos's configuration"
+        found.append(Finding(CONFIG, 1, 1, CHECK, message, "upstream/typos-config"))
+    elif config.exists():
+        try:
+            read_text(config, CONFIG)  # the size limit, and UTF-8, before typos parses it
+            options += ["--config", CONFIG]
+        except UnreadableFile as exc:
+            found.append(Finding(CONFIG, 1, 1, CHECK, exc.reason, "upstream/typos-config"))
+    texts = {page.path: page.text for page in tree.pages.values()}
+    if tree.nav is not None:
+        texts[NAV_FILE] = tree.nav_text
+    done = runner.run(
+        "typos",
+        [_executable(), *options],
+        cwd=tree.root,
+        fix=FIX,
+        timeout=TIMEOUT,
+        stdin="".join(f"{path}\n" for path in sorted(texts) if "\n" not in path),
+        ok=(0, 2),
+    )
+    for line in done.stdout.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            raise runner.ToolFailure("typos", f"unexpected output: {line[:200]}", FIX) from None
+        if not isinstance(item, dict) or item.get("type") != "typo":
+            continue
+        path, number = str(item.get("path", "")), int(item.get("line_num", 1))
+        text = texts.get(path, "")
+        rows = text.split("\n")
+        row = rows[number - 1] if 0 < number <= len(rows) else ""
+        col = len(row.encode("utf-8")[: int(item.get("byte_offset", 0))].decode("utf-8", "replace"))
+        fixes = [str(c) for c in item.get("corrections") or []]
+        said = f"did you mean {' or '.join(repr(c) for c in fixes)}?" if fixes else "no correction"
+        message = f"{item.get('typo')!r} is a typo ({said}); or allow it in {CONFIG}"
+        found.append(Finding(path, number, col + 1, CHECK, message, "upstream/typo"))
+    return found
