@@ -98,11 +98,9 @@ class PageChecker:
         elif "sessionUpdate" in value:
             union = protocols.get(version).unions.get("SessionUpdate")
             if union is not None:
-                self._outcome(
-                    self._pick(version, union.definition).check(version, union.definition, value),
-                    at,
-                    self._pick(version, union.definition) is self.schemas.unstable,
-                )
+                schemas = self._pick(version, union.definition)
+                outcome = schemas.check(version, union.definition, value)
+                self._outcome(outcome, at, schemas is self.schemas.unstable)
         else:
             self._add(
                 first,
