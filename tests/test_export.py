@@ -269,3 +269,20 @@ def test_front_matter_that_fails_the_lint_is_never_exported(
     assert result.returncode == 1
     assert f"{RFD}:" in result.stdout and "front matter `authors`" in result.stdout
     assert not (upstream / MDX).exists()
+
+
+def test_what_it_wrote_is_held_to_the_upstream_check(exported: Export) -> None:
+    assert exported.result.returncode == 0, exported.result.stdout + exported.result.stderr
+    assert f"the upstream check of {MDX}: " in exported.result.stderr
+
+
+def test_a_problem_only_the_upstream_check_knows_fails_the_export(
+    sample_copy: Path, upstream: Path
+) -> None:
+    # A typo upstream's typos knows: this repository spells with Aspell, upstream with typos.
+    replace_in(sample_copy / RFD, DEMO_ANCHOR, DEMO_ANCHOR + "\nAgents answer teh client.\n")
+    result = _export(upstream, sample_copy)
+    assert result.returncode == 1
+    line = (upstream / MDX).read_text().split("teh client")[0].count("\n") + 1
+    assert f"{MDX}:{line}:" in result.stdout and "'teh' is a typo" in result.stdout
+    assert f"the upstream check of {MDX}: " in result.stderr and "1 error(s)" in result.stderr

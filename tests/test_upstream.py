@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import upstream_tree
+from acp_docs.sources import jsonfmt
 from acp_docs.upstream import links
 
 from conftest import acp, no_traceback, require_tool
@@ -100,7 +101,7 @@ def test_the_exit_status_counts_errors_only(tmp_path: Path, monkeypatch) -> None
             "tabs": [{"tab": "RFDs", "groups": [{"group": "Draft", "pages": ["rfds/idea"]}]}]
         }
     }
-    (root / "docs" / "docs.json").write_text(json.dumps(nav))
+    (root / "docs" / "docs.json").write_text(jsonfmt.dumps(nav))
     result = acp(["check", "--upstream", str(root)])
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -129,7 +130,8 @@ def test_a_baseline_keeps_old_problems_quiet_and_reports_a_new_one(
     again = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
     assert again.returncode == 0 and again.stdout == "", again.stdout
     page = tree / "docs" / "rfds" / "finished-feature.mdx"
-    page.write_text("Added above.\n\n" + page.read_text() + "\n[new](/nowhere)\n")
+    front, rest = page.read_text().split("---\n\n", 1)
+    page.write_text(f"{front}---\n\nAdded above.\n\n{rest}\n[new](/nowhere)\n")
     later = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
     assert later.returncode == 1
     assert later.stdout.splitlines() == [

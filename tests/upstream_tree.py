@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from acp_docs.sources import jsonfmt
+
 REQUEST = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": 1}}
 CHUNK = {
     "jsonrpc": "2.0",
@@ -146,9 +148,47 @@ title: "Overview"
 Read [the finished RFD](../../rfds/finished-feature), [a missing page](/protocol/v1/gone)
 and [a missing heading](/rfds/finished-feature#no-such-heading).
 
+Agents answer teh client.
+
+*  A list item Prettier would write with a dash.
+
 <ParamField path="status" type="string">
   The [status](#status).
 </ParamField>
+"""
+
+TEMPLATE = """---
+title: "WRITE THE TITLE HERE"
+---
+
+Author(s): [handle](url)
+
+## Elevator pitch
+
+> What would change?
+
+## Status quo
+
+> What is wrong today?
+
+## Shiny future
+
+> How will it be better?
+
+<!-- This section is OPTIONAL while the RFD is a Draft. -->
+
+## Frequently asked questions
+"""
+
+UNTITLED = """---
+title: "WRITE THE TITLE HERE"
+---
+
+Author(s): [@octocat](https://github.com/octocat)
+
+## Elevator pitch
+
+The prompt line above this text was removed.
 """
 
 BROKEN_MDX = """---
@@ -174,7 +214,7 @@ NAV = {
                 "tab": "RFDs",
                 "pages": [
                     "rfds/about",
-                    {"group": "Draft", "pages": ["rfds/proposed-feature"]},
+                    {"group": "Draft", "pages": ["rfds/proposed-feature", "rfds/untitled"]},
                     {"group": "Completed", "pages": ["rfds/finished-feature", "rfds/gone"]},
                 ],
             },
@@ -205,6 +245,11 @@ PLANTED = {
     "upstream/broken-link": ("docs/protocol/v1/overview.mdx", "/protocol/v1/gone", "error"),
     "upstream/broken-anchor": ("docs/protocol/v1/overview.mdx", "#no-such-heading", "error"),
     "upstream/mdx": ("docs/protocol/v1/broken.mdx", "<Note>", "error"),
+    "upstream/typo": ("docs/protocol/v1/overview.mdx", "teh client", "error"),
+    "upstream/prettier": ("docs/protocol/v1/overview.mdx", "*  A list item", "error"),
+    "upstream/template-title": ("docs/rfds/untitled.mdx", "WRITE THE TITLE HERE", "error"),
+    "upstream/template-prompt": ("docs/rfds/untitled.mdx", "## Elevator pitch", "warning"),
+    "upstream/template-section": ("docs/rfds/untitled.mdx", "---", "warning"),
 }
 """Each planted problem by rule: its file, text on the line it is found at, and its level."""
 
@@ -218,9 +263,13 @@ def write(root: Path) -> Path:
         "docs/rfds/orphan.mdx": '---\ntitle: "Orphan"\n---\n\nIn no group.\n',
         "docs/protocol/v1/overview.mdx": OVERVIEW,
         "docs/protocol/v1/broken.mdx": BROKEN_MDX,
-        "docs/docs.json": json.dumps(NAV, indent=2) + "\n",
+        "docs/rfds/TEMPLATE": TEMPLATE,
+        "docs/rfds/untitled.mdx": UNTITLED,
+        "docs/snippets/generated.mdx": "*  Left to the generator, never formatted.\n",
+        "docs/docs.json": jsonfmt.dumps(NAV),
         "typos.toml": "[default.extend-words]\n",
         ".prettierrc": "{}\n",
+        ".prettierignore": "# made by a generator\ndocs/snippets/\n",
     }
     for rel, text in pages.items():
         path = root / rel

@@ -6,6 +6,8 @@ Mintlify callouts, code-block titles as fence titles, links to this site made
 absolute, and the demo marker as a sentence with a link. `docs/docs.json`, when
 there is one, gets the RFD under the group of its status, edited in place.
 Whatever cannot be converted is a finding at its line, and nothing is written.
+What was written is then held to the upstream check (`acp-docs check
+--upstream`), as upstream's maintainers would hold the pull request.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.rfds.model import STATUSES, Rfd, front_matter_validator, lint_one
 from acp_docs.sources.textfile import read_text, write_atomic
+from acp_docs.upstream import check as upstream
 
 UPSTREAM_GROUPS = {
     "draft": "Draft",
@@ -55,6 +58,8 @@ class Exported:
     unchanged: list[Path] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    page: str = ""
+    """The page's path from the target (`docs/rfds/<slug>.mdx`), once converted."""
 
 
 def export(
@@ -92,6 +97,7 @@ def export(
         return result
     page = f"rfds/{folder}/{rfd.slug}" if folder else f"rfds/{rfd.slug}"
     mdx_path = target / "docs" / f"{page}.mdx"
+    result.page = f"docs/{page}.mdx"
     mdx = _prettier(repo, conversion.text, f"{rfd.slug}.mdx")
     writes: list[tuple[Path, str]] = []
     if mdx_path.is_file() and read_text(mdx_path, str(mdx_path)) == mdx:
@@ -120,6 +126,22 @@ def export(
             "no champion yet: upstream merges a Draft once a core team member champions it"
         )
     return result
+
+
+def check_written(target: Path, page: str) -> tuple[list[Finding], list[str]]:
+    """The upstream check of the tree the export wrote into: findings on `page`, and notes.
+
+    The whole tree is read (links and anchors need every page), but only what
+    is found in the exported page is the export's to answer for; a check that
+    could not run is a note.
+    """
+    found: list[Finding] = []
+    notes: list[str] = []
+    for result in upstream.run(target):
+        if result.error:
+            notes.append(f"{result.name} could not check the export: {result.error}")
+        found += [f for f in result.findings if f.path == page]
+    return found, notes
 
 
 def pull_request(rfd: Rfd, site: str) -> tuple[str, str]:

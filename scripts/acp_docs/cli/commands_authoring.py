@@ -62,8 +62,8 @@ def cmd_export_upstream(args: argparse.Namespace) -> int:
     about = rfd.versions or (sources[0].versions if sources else ())
     folder = protocols.get(about[0]).rfds_folder if len(about) == 1 else None
     result = export.export(repo, rfd, args.directory, force=args.force, folder=folder)
-    emit(args, result.findings)
     if result.findings:
+        emit(args, result.findings)
         say(f"nothing written: {len(result.findings)} problem(s) in {rfd.shown}")
         return FOUND
     for path in result.written:
@@ -72,7 +72,16 @@ def cmd_export_upstream(args: argparse.Namespace) -> int:
         say(f"unchanged {path}")
     for note in result.notes:
         say(f"note: {note}")
+    found, notes = export.check_written(args.directory, result.page)
+    for note in notes:
+        say(f"note: {note}")
+    emit(args, found)
+    errors = sum(f.fails for f in found)
+    say(
+        f"the upstream check of {result.page}: "
+        + (f"{len(found)} finding(s), {errors} error(s)" if found else "no findings")
+    )
     title, body = export.pull_request(rfd, str(repo.config.get("site_url") or ""))
     body = "\n".join(printable(line) for line in body.split("\n"))
     say(f"\nsuggested pull request title:\n  {printable(title)}\nsuggested body:\n{body}")
-    return OK
+    return FOUND if errors else OK

@@ -66,13 +66,19 @@ def decodable(name: str) -> bool:
     return True
 
 
+def plain(name: str) -> bool:
+    """True when the name is UTF-8 and holds no control character (a newline, a tab)."""
+    return decodable(name) and not _control(name)
+
+
 def _undecodable(name: str) -> bool:
     return not decodable(name)
 
 
 def shown(rel: str) -> str:
-    """A path for messages: each byte that is not UTF-8 as a `\\xNN` escape."""
-    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+    """A path for messages: each byte that is not UTF-8, and each control character, as `\\xNN`."""
+    text = os.fsencode(rel).decode("utf-8", "backslashreplace")
+    return "".join(f"\\x{ord(c):02x}" if _control(c) else c for c in text)
 
 
 SKIPPED = frozenset({".git", ".venv", "node_modules", "site", ".cache", "__pycache__"})

@@ -17,7 +17,17 @@ from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.schema.merge import default_base
 from acp_docs.sources.textfile import load_json
-from acp_docs.upstream import links, messages, nav, scan, spelling, template, tree
+from acp_docs.upstream import (
+    links,
+    messages,
+    nav,
+    nodejobs,
+    prettier,
+    scan,
+    spelling,
+    template,
+    tree,
+)
 from acp_docs.validation.schemaset import SchemaSet
 
 NAMES = (
@@ -28,6 +38,7 @@ NAMES = (
     "upstream-links",
     "upstream-template",
     "upstream-typos",
+    "upstream-prettier",
 )
 """The upstream checks, in the order the summary lists them."""
 
@@ -38,7 +49,7 @@ def published_schemas() -> messages.Schemas:
     for channel in protocols.CHANNELS:
         schemas = {}
         for version in protocols.VERSIONS.values():
-            path = default_base(scan.PROJECT, version, channel)
+            path = default_base(nodejobs.PROJECT, version, channel)
             schemas[version.name] = load_json(
                 path, f"{protocols.SDK_PACKAGE}/{version.base_files[channel]}"
             )
@@ -61,26 +72,36 @@ def run(root: Path, names: tuple[str, ...] = NAMES) -> list[CheckResult]:
     read = tree.load(root)
     pages = list(read.pages.values())
     loaded = time.perf_counter() - start
-    try:
-        scanned: dict[str, scan.Scanned] | str = scan.scan(pages)
-    except runner.ToolFailure as exc:
-        scanned = str(exc)
+    scans = {"upstream-mdx", "upstream-examples", "upstream-links", "upstream-template"}
+    scanned: dict[str, scan.Scanned] | str = {}
+    if scans & set(names):
+        try:
+            scanned = scan.scan(pages)
+        except runner.ToolFailure as exc:
+            scanned = str(exc)
     navigation = nav.read(read)
+
+    Make = Callable[[], list[Finding]]
+
+    def needs_scan(make: Callable[[dict[str, scan.Scanned]], list[Finding]]) -> Make:
+        def made() -> list[Finding]:
+            if isinstance(scanned, str):
+                raise UsageError(scanned)
+            return make(scanned)
+
+        return made
+
+    checks: dict[str, Make] = {
+        "upstream-mdx": needs_scan(_mdx),
+        "upstream-examples": needs_scan(lambda s: _examples(read, navigation, s)),
+        "upstream-nav": lambda: nav.check(read, navigation),
+        "upstream-links": needs_scan(lambda s: links.check(read, navigation, s)),
+        "upstream-template": needs_scan(lambda s: template.check(read, navigation, s)),
+        "upstream-typos": lambda: spelling.check(read),
+        "upstream-prettier": lambda: prettier.check(read),
+    }
     results = [CheckResult("upstream-files", tuple(sorted(read.problems)), loaded)]
-
-    def needs_scan(
-        name: str, make: Callable[[dict[str, scan.Scanned]], list[Finding]]
-    ) -> CheckResult:
-        if isinstance(scanned, str):
-            return CheckResult(name, (), 0.0, scanned)
-        return _timed(name, lambda: make(scanned))
-
-    results.append(needs_scan("upstream-mdx", lambda s: _mdx(s)))
-    results.append(needs_scan("upstream-examples", lambda s: _examples(read, navigation, s)))
-    results.append(_timed("upstream-nav", lambda: nav.check(read, navigation)))
-    results.append(needs_scan("upstream-links", lambda s: links.check(read, navigation, s)))
-    results.append(needs_scan("upstream-template", lambda s: template.check(read, navigation, s)))
-    results.append(_timed("upstream-typos", lambda: spelling.check(read)))
+    results += [_timed(name, make) for name, make in checks.items() if name in names]
     return [r for r in results if r.name in names]
 
 

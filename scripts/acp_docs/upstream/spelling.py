@@ -9,7 +9,9 @@ a link, or past the size limit, is a finding and is not used.
 from __future__ import annotations
 
 import json
+import re
 import sys
+import tomllib
 from pathlib import Path
 
 from acp_docs.core import runner
@@ -38,10 +40,15 @@ def check(tree: Tree) -> list[Finding]:
         found.append(Finding(CONFIG, 1, 1, CHECK, message, "upstream/typos-config"))
     elif config.exists():
         try:
-            read_text(config, CONFIG)  # the size limit, and UTF-8, before typos parses it
+            tomllib.loads(read_text(config, CONFIG))  # size, UTF-8 and TOML before typos reads it
             options += ["--config", CONFIG]
         except UnreadableFile as exc:
             found.append(Finding(CONFIG, 1, 1, CHECK, exc.reason, "upstream/typos-config"))
+        except tomllib.TOMLDecodeError as exc:
+            place = re.search(r"line (\d+), column (\d+)", str(exc))
+            line, col = (int(place[1]), int(place[2])) if place else (1, 1)
+            message = f"typos cannot read its configuration: {exc}"
+            return [Finding(CONFIG, line, col, CHECK, message, "upstream/typos-config")]
     texts = {page.path: page.text for page in tree.pages.values()}
     if tree.nav is not None:
         texts[NAV_FILE] = tree.nav_text

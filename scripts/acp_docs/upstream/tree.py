@@ -84,6 +84,10 @@ def load(root: Path) -> Tree:
                     )
                 )
                 return _with_nav(tree)
+            if not filetree.plain(rel):
+                message = "a name that is not UTF-8 or holds a control character: not read"
+                tree.problems.append(_problem(shown, message, "upstream/file-name"))
+                continue
             info = full.lstat()
             if stat.S_ISLNK(info.st_mode):
                 tree.problems.append(

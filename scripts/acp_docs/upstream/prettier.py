@@ -1,0 +1,119 @@
+"""Formatting as upstream's `prettier --check .` sees it, with the tree's own configuration.
+
+The pinned Prettier of this project formats each file under `docs/` that
+Prettier has a parser for (by its name, `SUFFIXES`), with the options the
+tree's configuration allows (`prettierconfig`), leaving out what the tree's
+`.prettierignore` and `.gitignore` leave out. Python reads every file and
+sends its text; Prettier reads no file of the tree. Answers are cached by
+text and options (`nodejobs`), so a warm run starts no Node.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pathspec
+
+from acp_docs.core.findings import Finding
+from acp_docs.sources.textfile import UnreadableFile, read_text
+from acp_docs.upstream import nodejobs, prettierconfig
+from acp_docs.upstream.tree import DOCS, PAGE_SUFFIXES, Tree
+
+CHECK = prettierconfig.CHECK
+IGNORE_FILES = (".gitignore", ".prettierignore")
+"""Read from DIR, as Prettier 3's command line reads them by default."""
+SUFFIXES = (
+    *(".md", ".mdx", ".markdown", ".json", ".jsonc", ".json5", ".yaml", ".yml"),
+    *(".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"),
+    *(".css", ".scss", ".less", ".html", ".vue", ".graphql", ".gql", ".hbs", ".handlebars"),
+)
+"""Names Prettier formats, by the language it infers from them (a subset of its own list)."""
+PRETTIER = nodejobs.Script(
+    "prettier",
+    Path(__file__).with_name("prettier_tree.mjs"),
+    nodejobs.PROJECT / "node_modules" / "prettier",
+    "index.mjs",
+    "upstream-prettier",
+)
+
+
+def _ignored(tree: Tree, found: list[Finding]) -> pathspec.GitIgnoreSpec:
+    lines: list[str] = []
+    for name in IGNORE_FILES:
+        path = tree.root / name
+        if path.is_symlink():
+            message = "a symbolic link: not read, so nothing is left out by it"
+            found.append(Finding(name, 1, 1, CHECK, message, "upstream/prettier-ignore", "warning"))
+        elif path.is_file():
+            try:
+                lines += read_text(path, name).splitlines()
+            except UnreadableFile as exc:
+                found.append(Finding(name, 1, 1, CHECK, exc.reason, "upstream/prettier-ignore"))
+    return pathspec.GitIgnoreSpec.from_lines(lines, backend="re2")
+
+
+def _texts(tree: Tree, found: list[Finding]) -> dict[str, str]:
+    """Each file to format, by its path from DIR: pages and the rest Prettier knows.
+
+    Pages the walk could not read are findings of `upstream-files` already.
+    """
+    texts = {page.path: page.text for page in tree.pages.values()}
+    for rel in sorted(tree.files):
+        path = f"{DOCS}/{rel}"
+        if rel.endswith(PAGE_SUFFIXES) or not rel.endswith(SUFFIXES) or "/." in f"/{rel}":
+            continue
+        if rel == "docs.json" and tree.nav is not None:
+            texts[path] = tree.nav_text
+            continue
+        try:
+            texts[path] = read_text(tree.root / path, path)
+        except UnreadableFile as exc:
+            found.append(Finding(path, 1, 1, CHECK, exc.reason, "upstream/unreadable"))
+    return texts
+
+
+def check(tree: Tree) -> list[Finding]:
+    """Each file Prettier would change, at its first changed line, or could not format."""
+    found: list[Finding] = []
+    ignored = _ignored(tree, found)
+    texts = {p: t for p, t in _texts(tree, found).items() if not ignored.match_file(p)}
+    configs = prettierconfig.find(tree.root, {p.rsplit("/", 1)[0] for p in texts})
+    found += configs.findings
+    for folder in configs.by_folder:
+        if (tree.root / folder / ".editorconfig").exists():
+            rel = f"{folder}/.editorconfig" if folder else ".editorconfig"
+            message = "Prettier's command line reads .editorconfig; this check does not"
+            found.append(Finding(rel, 1, 1, CHECK, message, "upstream/prettier-option", "warning"))
+    with tempfile.TemporaryDirectory(prefix="acp-docs-prettier-") as scratch:
+        bases: dict[str, Path] = {}
+        jobs = []
+        for path, text in texts.items():
+            config = configs.by_folder.get(path.rsplit("/", 1)[0])
+            if config is not None and config.refused:
+                continue
+            job: dict[str, object] = {"path": path, "text": text, "config": None, "virtual": None}
+            if config is not None:
+                if config.path not in bases:
+                    # A copy of what was allowed, where the file was: `overrides` match as there.
+                    bases[config.path] = Path(scratch, str(len(bases)))
+                    copy = bases[config.path] / config.path
+                    copy.parent.mkdir(parents=True, exist_ok=True)
+                    copy.with_name(".prettierrc.json").write_text(config.as_json(), "utf-8")
+                base = bases[config.path]
+                job["config"] = str((base / config.path).with_name(".prettierrc.json"))
+                job["virtual"] = str(base / path)
+            jobs.append(job)
+        salt = json.dumps({p: (c.as_json() if c else None) for p, c in configs.by_folder.items()})
+        answers = nodejobs.answers(PRETTIER, jobs, salt=salt, unkeyed=("config", "virtual"))
+    for job in jobs:
+        path = str(job["path"])
+        answer = answers[path]
+        if "error" in answer:
+            message = f"Prettier could not format this file: {answer['error']}"
+            found.append(Finding(path, int(answer["line"]), 1, CHECK, message, "upstream/prettier"))
+        elif "line" in answer:
+            message = f"Prettier would reformat this file: run `npx prettier --write {path}`"
+            found.append(Finding(path, int(answer["line"]), 1, CHECK, message, "upstream/prettier"))
+    return found
