@@ -88,6 +88,26 @@ def test_unknown_member_names_the_closest_known_one(tree: Path) -> None:
     assert "did you mean 'sessionId'?" in found["message"]
 
 
+def test_a_block_declared_in_an_mdx_comment_is_checked_as_declared(tree: Path) -> None:
+    _status, findings = _findings(tree, "--only", "upstream-examples")
+    rel = "docs/rfds/finished-feature.mdx"
+    found = {(f["line"], f["rule"], f["level"]): f["message"] for f in findings if f["path"] == rel}
+    declared = _line_of(tree, rel, "acp-docs: ToolCallContent")
+    assert not [at for at in found if declared <= at[0] <= declared + 5]
+    assert (
+        "[v1 ContentBlock] /type: 'txt'"
+        in found[(_line_of(tree, rel, '"type": "txt"'), "upstream/invalid-payload", "error")]
+    )
+    assert (
+        "declares 'Plan', which no published schema defines"
+        in found[(_line_of(tree, rel, "acp-docs: Plan v2"), "upstream/declaration", "error")]
+    )
+    assert (
+        "right before the fence"
+        in found[(_line_of(tree, rel, "{/* acp-docs: Plan */}"), "upstream/declaration", "error")]
+    )
+
+
 def test_the_exit_status_counts_errors_only(tmp_path: Path, monkeypatch) -> None:
     require_tool("node", "Node")
     monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))

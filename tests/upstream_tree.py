@@ -103,6 +103,28 @@ A misspelt member:
 }}
 ```
 
+Declared by hand, as no message:
+
+{{/* acp-docs: ToolCallContent */}}
+
+```json
+{_json({"type": "content", "content": {"type": "text", "text": "Hi"}})}
+```
+
+{{/* acp-docs: ContentBlock v1 */}}
+
+```json
+{_json({"type": "txt", "text": "Hi"})}
+```
+
+{{/* acp-docs: Plan v2 */}}
+
+```json
+{_json({"entries": []})}
+```
+
+{{/* acp-docs: Plan */}}
+
 <CodeGroup>
 
 ```json v1
@@ -245,6 +267,7 @@ PLANTED = {
     "upstream/broken-link": ("docs/protocol/v1/overview.mdx", "/protocol/v1/gone", "error"),
     "upstream/broken-anchor": ("docs/protocol/v1/overview.mdx", "#no-such-heading", "error"),
     "upstream/mdx": ("docs/protocol/v1/broken.mdx", "<Note>", "error"),
+    "upstream/declaration": ("docs/rfds/finished-feature.mdx", "acp-docs: Plan v2", "error"),
     "upstream/typo": ("docs/protocol/v1/overview.mdx", "teh client", "error"),
     "upstream/prettier": ("docs/protocol/v1/overview.mdx", "*  A list item", "error"),
     "upstream/template-title": ("docs/rfds/untitled.mdx", "WRITE THE TITLE HERE", "error"),

@@ -126,5 +126,7 @@ def _examples(
         checker = messages.PageChecker(page.path, route, route in proposals, schemas)
         for block in page_scan.blocks:
             checker.block(block)
+        for line in page_scan.stray:
+            checker.stray(line)
         found += checker.findings
     return found

@@ -14,6 +14,10 @@ const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 
+// A block's kind declared by hand, in an MDX comment right before its fence
+// (Mintlify renders nothing for it): {/* acp-docs: ToolCallContent v2 */}
+const DECLARATION = /^\s*\/\*\s*acp-docs:\s*([^*]*?)\s*\*\/\s*$/;
+
 function text(node) {
   if (node.type === "text" || node.type === "inlineCode") return node.value;
   return (node.children ?? []).map(text).join("");
@@ -40,8 +44,18 @@ function scan(tree) {
   const headings = [];
   const links = [];
   const ids = [];
+  const stray = [];
+  let declared = null;
   const walk = (node, groups) => {
     const at = node.position?.start ?? { line: 1, column: 1 };
+    if (declared !== null && node.type !== "code") {
+      stray.push(declared.line);
+      declared = null;
+    }
+    if (node.type === "mdxFlowExpression" && DECLARATION.test(node.value)) {
+      declared = { line: at.line, text: DECLARATION.exec(node.value)[1] };
+      return;
+    }
     if (node.type === "code") {
       blocks.push({
         line: at.line,
@@ -50,7 +64,10 @@ function scan(tree) {
         meta: node.meta ?? "",
         value: node.value,
         group: groups.at(-1) ?? null,
+        declared: declared?.text ?? null,
+        declaredLine: declared?.line ?? null,
       });
+      declared = null;
     } else if (node.type === "heading") {
       headings.push({ line: at.line, depth: node.depth, text: text(node) });
     } else if (node.type === "link" || node.type === "definition") {
@@ -79,7 +96,8 @@ function scan(tree) {
     for (const child of node.children ?? []) walk(child, inner);
   };
   walk(tree, []);
-  return { blocks, headings, links, ids };
+  if (declared !== null) stray.push(declared.line);
+  return { blocks, headings, links, ids, stray };
 }
 
 for (const file of request.files) {

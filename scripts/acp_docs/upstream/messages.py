@@ -3,11 +3,12 @@
 No declaration is needed: a JSON-RPC request or notification is found by its
 `method` (the definition whose `x-method` matches), a response by its `id`
 (paired with the request before it on the page), an error response by its
-`error`, and a session update by its `sessionUpdate` tag. The version is the
-page's (a `v2` folder) or the fence's (`json v2`), else the oldest. A method no
-stable schema has is checked against `schema.unstable.json`; one in no schema
-is a note. On a proposal page (a Draft RFD, a draft protocol page) a payload
-the schema refuses is a warning: the proposal may lead the schema.
+`error`, and a session update by its `sessionUpdate` tag. A block may still be
+declared, in an MDX comment right before its fence: `{/* acp-docs: Plan v2 */}`.
+The version is the page's (a `v2` folder) or the fence's (`json v2`), else the
+oldest. A method no stable schema has is checked against `schema.unstable.json`;
+one in no schema is a note. On a proposal page (a Draft RFD, a draft protocol
+page) a payload the schema refuses is a warning: the proposal may lead the schema.
 """
 
 from __future__ import annotations
@@ -80,12 +81,43 @@ class PageChecker:
             return
         text = block.value if read.kind == "json" else blocks.strip_jsonc(block.value)
         lines = places.lines(text)
-        self._message(
-            version,
-            read.value,
-            lambda pointer: block.line + places.line_of(lines, pointer),
-            block.line + 1,
-        )
+
+        def at(pointer: str) -> int:
+            return block.line + places.line_of(lines, pointer)
+
+        if block.declared is not None:
+            self._declared(block, version, read.value, at)
+        else:
+            self._message(version, read.value, at, block.line + 1)
+
+    def stray(self, line: int) -> None:
+        """An `acp-docs:` declaration with no fenced block right after it."""
+        message = "an `acp-docs:` declaration must come right before the fence it declares"
+        self._add(line, "declaration", message)
+
+    def _declared(self, block: Block, version: str, value: Any, at: Any) -> None:
+        """A block checked as what its `{/* acp-docs: ... */}` comment declares it to be."""
+        words = (block.declared or "").split()
+        version = next((w for w in words if w in protocols.VERSIONS), version)
+        names = [w for w in words if w not in protocols.VERSIONS]
+        if names == ["skip"]:
+            self._add(block.line, "declared-skip", "declared `skip`: not checked", "note")
+            return
+        if len(names) != 1:
+            message = (
+                "declare one definition and, if you like, a version:"
+                " `{/* acp-docs: ToolCallContent v2 */}`, or `skip`"
+            )
+            self._add(block.declared_line, "declaration", message)
+            return
+        (definition,) = names
+        for schemas in self._sets():
+            if schemas.has(version, definition):
+                outcome = schemas.check(version, definition, value)
+                self._outcome(outcome, at, schemas is self.schemas.unstable)
+                return
+        message = f"[{version}] declares {definition!r}, which no published schema defines"
+        self._add(block.declared_line, "declaration", message)
 
     def _message(self, version: str, value: Any, at: Any, first: int) -> None:
         if not isinstance(value, dict):
@@ -109,6 +141,12 @@ class PageChecker:
                 "note",
             )
 
+    def _sets(self) -> list[SchemaSet]:
+        """The schemas to try in order: a proposal's only against the unstable ones."""
+        if self.proposal:
+            return [self.schemas.unstable]
+        return [self.schemas.stable, self.schemas.unstable]
+
     def _pick(self, version: str, definition: str) -> SchemaSet:
         """The stable schemas when they define `definition`, else the unstable ones."""
         if self.schemas.stable.has(version, definition) and not self.proposal:
@@ -120,11 +158,7 @@ class PageChecker:
         if "id" in value:
             self.requests[(version, _id_key(value["id"]))] = method
         unstable_only = False
-        sets = (
-            [self.schemas.unstable]
-            if self.proposal
-            else [self.schemas.stable, self.schemas.unstable]
-        )
+        sets = self._sets()
         for index, schemas in enumerate(sets):
             try:
                 outcome = schemas.check_message(version, value)
@@ -161,11 +195,7 @@ class PageChecker:
                 "note",
             )
             return
-        for schemas in (
-            [self.schemas.unstable]
-            if self.proposal
-            else [self.schemas.stable, self.schemas.unstable]
-        ):
+        for schemas in self._sets():
             names = [n for n, _d in schemas.by_method(version, method) if n.endswith("Response")]
             if len(names) == 1:
                 outcome = schemas.check(version, names[0], value["result"], "/result")

@@ -35,6 +35,9 @@ class Block:
     value: str
     group: int | None
     """The line of the `<CodeGroup>` holding it, if any."""
+    declared: str | None = None
+    """What an `{/* acp-docs: ... */}` comment right before the fence declares it to be."""
+    declared_line: int = 0
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class Scanned:
     """(line, column, URL) of each Markdown link and JSX `href`."""
     ids: tuple[str, ...] = ()
     """The `id` attributes of JSX elements: anchors as much as headings are."""
+    stray: tuple[int, ...] = ()
+    """Lines of `acp-docs:` declarations that no fenced block follows."""
     error: str | None = None
     line: int = 1
     col: int = 1
@@ -58,12 +63,21 @@ def _from(answer: dict[str, Any]) -> Scanned:
         return Scanned(error=str(answer["error"]), line=int(answer["line"]), col=int(answer["col"]))
     return Scanned(
         tuple(
-            Block(int(b["line"]), str(b["lang"]), str(b["meta"]), str(b["value"]), b["group"])
+            Block(
+                int(b["line"]),
+                str(b["lang"]),
+                str(b["meta"]),
+                str(b["value"]),
+                b["group"],
+                None if b["declared"] is None else str(b["declared"]),
+                int(b["declaredLine"] or 0),
+            )
             for b in answer["blocks"]
         ),
         tuple((int(h["line"]), int(h["depth"]), str(h["text"])) for h in answer["headings"]),
         tuple((int(k["line"]), int(k["col"]), str(k["url"])) for k in answer["links"]),
         tuple(str(i) for i in answer["ids"]),
+        tuple(int(line) for line in answer["stray"]),
     )
 
 
