@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
 import upstream_tree
+from acp_docs.upstream import check as upstream
 from acp_docs.upstream import prettier, prettierconfig
 
-from conftest import ROOT, acp, no_traceback, require_tool
+from conftest import BIN, ROOT, acp, no_traceback, require_tool
 
 
 @pytest.fixture
@@ -175,3 +178,27 @@ def test_names_that_are_not_utf8_or_hold_a_newline_are_findings_not_crashes(tree
     result = acp(["check", "--upstream", str(tree)])
     no_traceback(result)
     assert result.returncode == 1
+
+
+@pytest.mark.build  # a whole `acp-docs check` in a child process, as the build tier runs them
+def test_the_upstream_check_needs_no_network(tree: Path, tmp_path: Path) -> None:
+    """In a fresh network namespace every upstream check runs, Node and typos included."""
+    require_tool("unshare", "util-linux's unshare")
+    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
+    if probe.returncode != 0:
+        message = f"cannot make a network namespace: {probe.stderr.decode().strip()}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    env = {**os.environ, "ACP_DOCS_CACHE_DIR": str(tmp_path / "cold-cache")}
+    env.pop("GITHUB_ACTIONS", None)
+    done = subprocess.run(
+        ["unshare", "--net", str(BIN / "acp-docs"), "check", "--upstream", str(tree)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stderr
+    for name in upstream.NAMES:  # each ran: none is `error` (could not run)
+        assert re.search(rf"^  {name} +(ok|failed) ", done.stderr, re.M), done.stderr
