@@ -649,6 +649,23 @@ def require_tool(command: str, what: str) -> None:
     pytest.skip(message)
 
 
+@pytest.fixture(scope="session")
+def answers_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache folder for a worker's upstream checks: answers are keyed by what they
+    depend on (text, options, tool version), so sharing it saves time and hides nothing."""
+    return tmp_path_factory.mktemp("answers-cache")
+
+
+@pytest.fixture
+def upstream_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answers_cache: Path) -> Path:
+    """The sample upstream tree (`upstream_tree`), written for one test."""
+    import upstream_tree
+
+    require_tool("node", "Node")
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(answers_cache))
+    return upstream_tree.write(tmp_path / "upstream")
+
+
 @pytest.fixture
 def node_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A bare checkout (`mkdocs.yml`, `docs/`) on the installed node_modules, with its own cache."""

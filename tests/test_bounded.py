@@ -39,16 +39,16 @@ def test_a_page_made_to_be_slow_is_a_finding_at_its_line(repo_copy: Path, case: 
 
 def test_many_identical_links_are_each_placed_at_their_line(repo_copy: Path) -> None:
     page = repo_copy / "docs" / "tooling" / "links.md"
-    links = "\n".join("[gone](gone.md)" for _ in range(20_000))
+    links = "\n".join("[gone](gone.md)" for _ in range(10_000))
     page.write_text(f"# Links\n\n{links}\n", encoding="utf-8")
     replace_in(repo_copy / "mkdocs.yml", NAV_ENTRY, NAV_ENTRY + "      - Links: tooling/links.md\n")
     result = run(["acp-docs", "check", "--only", "links"], cwd=repo_copy, timeout=120)
     no_traceback(result)
     assert result.returncode == 1
     placed = [line for line in result.stdout.splitlines() if "gone.md" in line]
-    assert len(placed) == 20_000
+    assert len(placed) == 10_000
     assert placed[0].startswith("docs/tooling/links.md:3:8:")
-    assert placed[-1].startswith("docs/tooling/links.md:20002:8:")
+    assert placed[-1].startswith("docs/tooling/links.md:10002:8:")
 
 
 def test_a_huge_mkdocs_yml_is_refused_before_it_is_parsed(repo_copy: Path) -> None:

@@ -16,11 +16,9 @@ from conftest import acp, no_traceback, require_tool
 
 
 @pytest.fixture
-def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The sample upstream tree, with a cache of its own."""
-    require_tool("node", "Node")
-    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
-    return upstream_tree.write(tmp_path / "upstream")
+def tree(upstream_sample: Path) -> Path:
+    """The sample upstream tree; answers cached with the worker's other upstream tests."""
+    return upstream_sample
 
 
 def _snapshot(root: Path) -> dict[str, bytes | str]:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import upstream_tree
 from acp_docs.upstream import check as upstream
 from acp_docs.upstream import prettier, prettierconfig
 
@@ -18,11 +17,9 @@ from conftest import BIN, ROOT, acp, no_traceback, require_tool
 
 
 @pytest.fixture
-def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The sample upstream tree, with a cache of its own."""
-    require_tool("node", "Node")
-    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
-    return upstream_tree.write(tmp_path / "upstream")
+def tree(upstream_sample: Path) -> Path:
+    """The sample upstream tree; answers cached with the worker's other upstream tests."""
+    return upstream_sample
 
 
 def _run(root: Path, only: str) -> tuple[int, list[dict]]:

@@ -2,7 +2,8 @@
 
 Markdown files longer than `LONG_LINES` are checked in parts
 (`mdparts`), which keeps Prettier's memory to a part's worth; every other file
-goes through `prettier --check .` with its cache.
+Prettier would check (`prettier_files`) and has not seen formatted as it is
+goes through `prettier --check`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import hashlib
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
+from acp_docs.checks import prettier_files
 from acp_docs.config.repo import Repo
 from acp_docs.core import cachedir, runner
 from acp_docs.core.errors import UsageError
@@ -26,6 +29,8 @@ from acp_docs.sources.textfile import read_text, write_atomic
 CHECK = "format"
 FIX = "run `make setup` (it runs `npm ci`; Prettier needs Node 20 or newer)"
 TIMEOUT = 300.0
+MAX_NAMED = 1000
+"""Past this many files to check, Prettier is given `.` rather than each name."""
 LONG_LINES = 4000
 """Markdown files with more lines than this are checked in parts."""
 PARTS_SCRIPT = Path(__file__).with_name("prettier_parts.mjs")
@@ -222,50 +227,59 @@ def _cache_file(repo: Repo, suffix: str = "") -> Path | None:
     return folder / f"{key}{suffix}"
 
 
-def _cache_options(repo: Repo) -> list[str]:
-    """Prettier's cache for this checkout, keyed by file content, so an edit is always seen."""
-    location = _cache_file(repo)
-    if location is None:
-        return []
-    return ["--cache", "--cache-strategy", "content", "--cache-location", str(location)]
+def _arguments(unseen: list[str], long: dict[str, list[mdparts.Part]]) -> list[str]:
+    """The files to name to Prettier: each by name, or `.` when there are too many."""
+    if len(unseen) > MAX_NAMED:
+        return [".", *(f"!{rel}" for rel in long)]
+    return [f"./{rel}" if rel.startswith("-") else rel for rel in unseen]
 
 
 def check(repo: Repo) -> list[Finding]:
-    """`prettier --check .`; each file Prettier would change, at its first changed line."""
-    command = _command(repo)
+    """`prettier --check .`; each file Prettier would change, at its first changed line.
+
+    Files Prettier found formatted before, as they are now, are not sent again
+    (`prettier_files.Verdicts`); with none left, no Node starts.
+    """
     files = checkout_files(repo)
     long = _long_markdown(files)
-    left_out = [f"!{rel}" for rel in long]
-    result = runner.run(
-        "prettier",
-        [*command, "--check", *_cache_options(repo), ".", *left_out],
-        cwd=repo.root,
-        fix=FIX,
-        timeout=TIMEOUT,
-        ok=(0, 1, 2),
-    )
+    node = shutil.which("node")
+    known = prettier_files.languages(repo, node)
+    every = prettier_files.candidates(repo, files, known)
+    whole = [(rel, path) for rel, path in every if rel not in long]
+    verdicts = prettier_files.Verdicts(repo, NO_CONFIG)
+    unseen, keys = verdicts.unseen(whole)
     findings = []
-    for line in (result.stdout + result.stderr).splitlines():
-        if not line.startswith("[warn] ") or line.startswith("[warn] Code style issues"):
-            continue
-        rel = line.removeprefix("[warn] ").strip()
-        if not (repo.root / rel).is_file():
-            continue
-        findings.append(
-            Finding(
-                rel,
-                _first_difference(repo, command, rel),
-                1,
-                CHECK,
-                REFORMAT,
-                "format/prettier",
-            )
+    if unseen:
+        command = _command(repo)
+        result = runner.run(
+            "prettier",
+            [*command, "--check", *_arguments(unseen, long)],
+            cwd=repo.root,
+            fix=FIX,
+            timeout=TIMEOUT,
+            ok=(0, 1, 2),
         )
-    if result.returncode != 0 and not findings:
-        tail = " ".join((result.stderr or result.stdout).strip().splitlines()[-3:])
-        raise runner.ToolFailure("prettier", f"could not check the files: {tail}", FIX)
+        said = result.stdout + result.stderr
+        for line in said.splitlines():
+            if not line.startswith("[warn] ") or line.startswith("[warn] Code style issues"):
+                continue
+            rel = line.removeprefix("[warn] ").strip()
+            if not (repo.root / rel).is_file():
+                continue
+            at = _first_difference(repo, command, rel)
+            findings.append(Finding(rel, at, 1, CHECK, REFORMAT, "format/prettier"))
+        if result.returncode != 0 and not findings:
+            tail = " ".join((result.stderr or result.stdout).strip().splitlines()[-3:])
+            raise runner.ToolFailure("prettier", f"could not check the files: {tail}", FIX)
+        if result.returncode == 0:
+            verdicts.remember({rel: keys[rel] for rel in unseen if rel in keys})
+        else:
+            named = {f.path for f in findings} | {m["path"] for m in _ERROR_LINE.finditer(said)}
+            verdicts.remember(
+                {rel: keys[rel] for rel in unseen if rel in keys and rel not in named}
+            )
     if long:
-        findings += _check_in_parts(repo, command[0], long)
+        findings += _check_in_parts(repo, _command(repo)[0], long)
     return config_findings(files) + findings
 
 

@@ -1,0 +1,171 @@
+"""Which files `prettier --check .` would check, and which of them it already found formatted.
+
+Prettier 3 expands `.` to every file under it (dot files too, links not
+followed), leaves out `.git`, `.sl`, `.svn`, `.hg` and `node_modules`, and of
+the rest checks those it infers a language for (by extension, file name or a
+`#!` line) and its ignore files (`.gitignore`, `.prettierignore`) do not name.
+`candidates` does the same from Prettier's own list of languages, asked once
+per Prettier version and cached.
+
+A file Prettier found formatted is remembered under the digest of its name,
+its text and Prettier's version (`Verdicts`), so the check only runs Prettier
+on files it has not seen as they are, and starts no Node when there are none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pathspec
+
+from acp_docs.config.repo import Repo
+from acp_docs.core import cachedir, runner
+from acp_docs.core.errors import UsageError
+from acp_docs.sources.textfile import read_bytes, read_text, write_atomic
+
+SKIPPED_FOLDERS = frozenset({".git", ".sl", ".svn", ".hg", "node_modules"})
+"""Folders Prettier never expands into."""
+IGNORE_FILES = (".gitignore", ".prettierignore")
+_LANGUAGES_SCRIPT = (
+    "const p = await import(process.argv[1]);"
+    "const info = await p.getSupportInfo();"
+    "console.log(JSON.stringify(info.languages.map((l) => ({"
+    " extensions: l.extensions ?? [], filenames: l.filenames ?? [],"
+    " interpreters: l.interpreters ?? [] }))));"
+)
+_SHEBANG = re.compile(rb"^#!/(?:usr/)?(?:local/)?bin/(?:env\s+(\S+)|(\S+))")
+
+
+@dataclass(frozen=True)
+class Languages:
+    """The names Prettier infers a language from."""
+
+    extensions: tuple[str, ...]
+    filenames: frozenset[str]
+    interpreters: frozenset[str]
+
+
+def version(repo: Repo) -> str:
+    """The installed Prettier's version; a ToolFailure when it is not installed."""
+    try:
+        data = json.loads(read_text(repo.root / "node_modules" / "prettier" / "package.json"))
+        return str(data["version"])
+    except (UsageError, ValueError, KeyError, TypeError):
+        raise runner.ToolFailure(
+            "prettier", "Prettier is not installed", "run `make setup` (it runs `npm ci`)"
+        ) from None
+
+
+def languages(repo: Repo, node: str | None) -> Languages:
+    """Prettier's languages, from the cache or asked of Prettier (with `node`)."""
+    folder = cachedir.cache_dir("prettier-languages")
+    cached = folder / f"{version(repo)}.json" if folder else None
+    data: Any = None
+    if cached is not None:
+        with contextlib.suppress(OSError, ValueError):
+            data = json.loads(cached.read_text("utf-8"))
+    if not isinstance(data, list):
+        if node is None:
+            node = runner.require("node", "prettier", "run `make setup` (Node 20 or newer)")
+        entry = repo.root / "node_modules" / "prettier" / "index.mjs"
+        done = runner.run(
+            "prettier",
+            [node, "--input-type=module", "-e", _LANGUAGES_SCRIPT, entry.as_uri()],
+            cwd=repo.root,
+            fix="run `make setup` (it runs `npm ci`)",
+            timeout=60,
+        )
+        try:
+            data = json.loads(done.stdout)
+        except ValueError:
+            raise runner.ToolFailure(
+                "prettier", "no list of languages", "run `make setup`"
+            ) from None
+        if cached is not None:
+            with contextlib.suppress(UsageError):
+                write_atomic(cached, json.dumps(data))
+    return Languages(
+        tuple(sorted({e for lang in data for e in lang["extensions"]})),
+        frozenset(f for lang in data for f in lang["filenames"]),
+        frozenset(i for lang in data for i in lang["interpreters"]),
+    )
+
+
+def _ignored(repo: Repo) -> pathspec.GitIgnoreSpec:
+    lines: list[str] = []
+    for name in IGNORE_FILES:
+        path = repo.root / name
+        if path.is_file() and not path.is_symlink():
+            with contextlib.suppress(UsageError):
+                lines += read_text(path, name).splitlines()
+    return pathspec.GitIgnoreSpec.from_lines(lines, backend="re2")
+
+
+def _interpreter(path: Path) -> str | None:
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return None
+    match = _SHEBANG.match(first)
+    if match is None:
+        return None
+    return (match[1] or match[2]).decode("utf-8", "replace")
+
+
+def candidates(
+    repo: Repo, files: list[tuple[str, Path]], known: Languages
+) -> list[tuple[str, Path]]:
+    """The files of `files` (from `checkout_files`) that `prettier --check .` would check."""
+    ignored = _ignored(repo)
+    out = []
+    for rel, path in files:
+        if SKIPPED_FOLDERS & set(rel.split("/")[:-1]) or path.is_symlink():
+            continue
+        if not path.is_file() or ignored.match_file(rel):
+            continue
+        name = rel.rsplit("/", 1)[-1]
+        by_name = name in known.filenames or name.endswith(known.extensions)
+        if by_name or ("." not in name and _interpreter(path) in known.interpreters):
+            out.append((rel, path))
+    return out
+
+
+class Verdicts:
+    """Files Prettier found formatted, remembered by name, text and Prettier's version."""
+
+    def __init__(self, repo: Repo, options: tuple[str, ...]) -> None:
+        self.folder = cachedir.cache_dir("prettier-formatted")
+        self.salt = f"{version(repo)}\0{' '.join(options)}\0"
+
+    def _key(self, rel: str, data: bytes) -> str:
+        named = self.salt.encode() + rel.encode("utf-8", "surrogateescape") + b"\0"
+        return hashlib.sha256(named + data).hexdigest()
+
+    def unseen(self, files: list[tuple[str, Path]]) -> tuple[list[str], dict[str, str]]:
+        """The files not known to be formatted, and the keys of every file read."""
+        keys: dict[str, str] = {}
+        unseen = []
+        for rel, path in files:
+            try:
+                keys[rel] = self._key(rel, read_bytes(path, rel))
+            except UsageError:  # gone, or past the size limit: Prettier says what it makes of it
+                unseen.append(rel)
+                continue
+            if self.folder is None or not (self.folder / keys[rel]).is_file():
+                unseen.append(rel)
+        return unseen, keys
+
+    def remember(self, keys: dict[str, str]) -> None:
+        """Note the files of `keys` as formatted."""
+        if self.folder is None:
+            return
+        for key in keys.values():
+            with contextlib.suppress(UsageError):
+                write_atomic(self.folder / key, "")
