@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from acp_docs.markdown.blocks import code_blocks, rendered_blocks
+from acp_docs.sources import jsonfmt
 
 from conftest import ROOT, acp, copy_sample, no_traceback, replace_in, require_tool, sample
 
@@ -45,7 +46,7 @@ def _upstream(parent: Path) -> Path:
     """A folder laid out like the upstream repository, with a small docs.json, in `parent`."""
     folder = parent / "upstream"
     (folder / "docs" / "rfds").mkdir(parents=True)
-    (folder / "docs" / "docs.json").write_text(json.dumps(DOCS_JSON, indent=2) + "\n")
+    (folder / "docs" / "docs.json").write_text(jsonfmt.dumps(DOCS_JSON))  # as Prettier writes it
     return folder
 
 
@@ -238,14 +239,19 @@ def test_an_admonition_becomes_a_mintlify_callout(planted_export: Export) -> Non
     assert compiled.returncode == 0, compiled.stdout
 
 
-def test_a_v2_only_rfd_goes_where_upstream_keeps_them(sample_copy: Path, tmp_path: Path) -> None:
-    # A change of protocol v2 alone: a variant of v2's open SessionUpdate.
+def _v2_only(sample_copy: Path) -> None:
+    """Make the sample RFD's schema change one of protocol v2 alone."""
+    # A variant of v2's open SessionUpdate.
     (sample_copy / SAMPLE.source).write_text(
         f"title: session badges update\nversions: [v2]\ndefinitions:\n"
         f"  {SAMPLE.capabilities}:\n    type: object\nchanges:\n  - op: add-variant\n"
         f"    union: SessionUpdate\n    tag: {SAMPLE.slug.replace('-', '_')}\n"
         f"    fields: {SAMPLE.capabilities}\n"
     )
+
+
+def test_a_v2_only_rfd_goes_where_upstream_keeps_them(sample_copy: Path, tmp_path: Path) -> None:
+    _v2_only(sample_copy)
     folder = tmp_path / "upstream-v2"
     (folder / "docs").mkdir(parents=True)
     nav = json.loads(json.dumps(DOCS_JSON))
@@ -258,6 +264,27 @@ def test_a_v2_only_rfd_goes_where_upstream_keeps_them(sample_copy: Path, tmp_pat
     group = written["navigation"]["tabs"][1]["pages"][1]["pages"][-1]
     assert group == {"group": "v2", "pages": ["rfds/v2/overview", f"rfds/v2/{SAMPLE.slug}"]}
     assert written["navigation"]["tabs"][1]["pages"][1]["pages"][:2] == draft["pages"][:2]
+
+
+def test_a_status_group_without_a_v2_group_gets_one_as_prettier_writes_it(
+    sample_copy: Path, upstream: Path
+) -> None:
+    require_tool("node", "Node.js")
+    _v2_only(sample_copy)
+    result = _export(upstream, sample_copy)
+    assert result.returncode == 0, result.stdout + result.stderr
+    nav = json.loads((upstream / "docs" / "docs.json").read_text())
+    draft = nav["navigation"]["tabs"][1]["pages"][1]
+    assert draft["pages"][-1] == {"group": "v2", "pages": [f"rfds/v2/{SAMPLE.slug}"]}
+    assert draft["pages"][:-1] == DOCS_JSON["navigation"]["tabs"][1]["pages"][1]["pages"]
+    script = ROOT / "node_modules" / "prettier" / "bin" / "prettier.cjs"
+    formatted = subprocess.run(
+        ["node", str(script), "--no-config", "--check", "docs/docs.json"],
+        cwd=upstream,
+        capture_output=True,
+        text=True,
+    )
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
 
 
 def test_front_matter_that_fails_the_lint_is_never_exported(

@@ -106,6 +106,12 @@ def test_a_block_declared_in_an_mdx_comment_is_checked_as_declared(tree: Path) -
     )
 
 
+def test_a_groups_root_page_is_in_that_group_and_is_no_rfd(tree: Path) -> None:
+    _status, findings = _findings(tree, "--only", "upstream-nav", "upstream-template")
+    assert [f for f in findings if f["path"] == "docs/rfds/v2/overview.mdx"] == []
+    assert any(f["path"] == "docs/rfds/orphan.mdx" for f in findings)
+
+
 def test_the_exit_status_counts_errors_only(tmp_path: Path, monkeypatch) -> None:
     require_tool("node", "Node")
     monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
@@ -222,11 +228,11 @@ def test_heading_anchors_are_mintlify_slugs(heading: str, anchor: str) -> None:
 
 def test_blocks_made_to_be_slow_are_read_in_one_pass(tree: Path) -> None:
     # Each would take hours if a scan started again at every quote or comment opener.
-    hostile = ['"\\' * 100_000, "/*" * 100_000, '["\\' * 100_000, "{" + '"a":1,' * 50_000]
+    hostile = ['"\\' * 50_000, "/*" * 50_000, '["\\' * 50_000, "{" + '"a":1,' * 25_000]
     page = tree / "docs" / "rfds" / "finished-feature.mdx"
     page.write_text(page.read_text() + "".join(f"\n```jsonc\n{text}\n```\n" for text in hostile))
     nav = tree / "docs" / "docs.json"
-    nav.write_text(nav.read_text()[:-2] + ', "x": "' + '\\"' * 100_000 + '"}\n')
+    nav.write_text(nav.read_text()[:-2] + ', "x": "' + '\\"' * 50_000 + '"}\n')
     status, findings = _findings(tree)
     assert status == 1
     last = [f for f in findings if f["path"] == "docs/rfds/finished-feature.mdx"]

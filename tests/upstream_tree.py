@@ -238,6 +238,7 @@ NAV = {
                     "rfds/about",
                     {"group": "Draft", "pages": ["rfds/proposed-feature", "rfds/untitled"]},
                     {"group": "Completed", "pages": ["rfds/finished-feature", "rfds/gone"]},
+                    {"group": "Preview", "root": "rfds/v2/overview", "pages": []},
                 ],
             },
         ]
@@ -288,6 +289,7 @@ def write(root: Path) -> Path:
         "docs/protocol/v1/broken.mdx": BROKEN_MDX,
         "docs/rfds/TEMPLATE": TEMPLATE,
         "docs/rfds/untitled.mdx": UNTITLED,
+        "docs/rfds/v2/overview.mdx": '---\ntitle: "v2 RFDs"\n---\n\nThe RFDs of v2.\n',
         "docs/snippets/generated.mdx": "*  Left to the generator, never formatted.\n",
         "docs/docs.json": jsonfmt.dumps(NAV),
         "typos.toml": "[default.extend-words]\n",

@@ -1,8 +1,9 @@
 """The upstream `docs/docs.json` with an RFD added to its navigation, edited in place.
 
 The RFD goes under the group of its status in the "RFDs" tab (and a nested
-group, such as "v2", for an RFD of one version alone); the file's formatting is
-kept, and the edit is proven to change nothing but the added entry.
+group, such as "v2", for an RFD of one version alone, made at the end of the
+status group when it has none yet); the file's formatting is kept, and the edit
+is proven to change nothing but the added entry.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def nav_entry(text: str, path: tuple[str, ...], page: str) -> str:
     data = json.loads(text)
     tab = _rfds_tab(data)
     shown = " > ".join(path)
+    if _group(tab, path) is None and len(path) > 1 and _group(tab, path[:-1]) is not None:
+        return _with_group(text, path, page)
     if _group(tab, path) is None:
         raise UsageError(f'docs/docs.json: the "RFDs" tab has no group {shown}')
     for where, pages in _pages(tab).items():
@@ -84,9 +87,26 @@ def nav_entry(text: str, path: tuple[str, ...], page: str) -> str:
             if where == path:
                 return text
             raise UsageError(f"docs/docs.json: {page} is under {' > '.join(where)}, not {shown}")
+    updated = _appended(text, path, json.dumps(page))
+    return _proven(text, updated, path, page, page)
+
+
+def _with_group(text: str, path: tuple[str, ...], page: str) -> str:
+    """docs.json with a new group `path[-1]` holding `page`, at the end of its parent group.
+
+    Written as Prettier writes it: the object expanded, its one-page list on one line.
+    """
+    item = f'{{\n  "group": {json.dumps(path[-1])},\n  "pages": [{json.dumps(page)}]\n}}'
+    updated = _appended(text, path[:-1], item)
+    return _proven(text, updated, path[:-1], {"group": path[-1], "pages": [page]}, page)
+
+
+def _appended(text: str, path: tuple[str, ...], item: str) -> str:
+    """`text` with `item` (JSON text, lines after its first indented from 0) appended to the
+    pages of the RFDs group at `path`."""
     position = text.find('"tab": "RFDs"')
     for name in path:
-        position = text.find(f'"group": "{name}"', max(position, 0))
+        position = text.find(f'"group": {json.dumps(name)}', max(position, 0))
     opening = text.find("[", text.find('"pages"', position))
     closing = _array_end(text, opening)
     inside = text[opening + 1 : closing]
@@ -94,15 +114,21 @@ def nav_entry(text: str, path: tuple[str, ...], page: str) -> str:
         last = inside.rstrip()
         indent = re.search(r"\n([ \t]*)\S[^\n]*$", last)
         pad = indent.group(1) if indent else "  "
-        updated = f'{text[: opening + 1]}{last},\n{pad}"{page}"{text[opening + 1 + len(last) :]}'
-    else:
-        line_start = text.rfind("\n", 0, opening) + 1
-        base = re.match(r"[ \t]*", text[line_start:]).group(0)
-        updated = f'{text[: opening + 1]}\n{base}  "{page}"\n{base}{text[closing:]}'
+        placed = item.replace("\n", "\n" + pad)
+        return f"{text[: opening + 1]}{last},\n{pad}{placed}{text[opening + 1 + len(last) :]}"
+    line_start = text.rfind("\n", 0, opening) + 1
+    base = re.match(r"[ \t]*", text[line_start:]).group(0)
+    placed = item.replace("\n", "\n" + base + "  ")
+    return f"{text[: opening + 1]}\n{base}  {placed}\n{base}{text[closing:]}"
+
+
+def _proven(text: str, updated: str, path: tuple[str, ...], added: object, page: str) -> str:
+    """`updated`, once it is proven to be `text` with `added` appended at `path` and no more."""
     expected = json.loads(text)
     target = _group(_rfds_tab(expected), path)
     assert target is not None
-    target["pages"].append(page)
+    target["pages"].append(added)
     if json.loads(updated) != expected:
+        shown = " > ".join(path)
         raise UsageError(f"docs/docs.json: could not add {page} under {shown}; add it by hand")
     return updated

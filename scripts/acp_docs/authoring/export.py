@@ -12,6 +12,7 @@ What was written is then held to the upstream check (`acp-docs check
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,6 +113,10 @@ def export(
     if docs_json.is_file():
         before = read_text(docs_json, "docs/docs.json")
         after = nav_entry(before, (group, folder) if folder else (group,), page)
+        if after != before and _prettier(repo, before, "docs.json") == before:
+            # A file Prettier keeps as it is stays so: the new entry laid out as Prettier would.
+            formatted = _prettier(repo, after, "docs.json")
+            after = formatted if json.loads(formatted) == json.loads(after) else after
         if after == before:
             result.unchanged.append(docs_json)
         else:

@@ -32,6 +32,18 @@ class Nav:
     listed: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
     """(route, tabs, groups from the outside in) for each page entry."""
     redirects: set[str] = field(default_factory=set)
+    roots: set[str] = field(default_factory=set)
+    """The pages groups open on (`"root"`): landing pages of a group, not RFDs of their own."""
+
+    def is_rfd(self, route: str) -> bool:
+        """True for an RFD page: under `rfds/`, not an index, about, updates or group root page."""
+        parts = route.split("/")
+        return (
+            parts[0] == "rfds"
+            and len(parts) > 1
+            and parts[-1] not in ("about", "updates", "index")
+            and route not in self.roots
+        )
 
     def status(self, route: str) -> list[str]:
         """The status groups of the RFDs tab that list `route` (one, when all is well)."""
@@ -52,11 +64,13 @@ class Nav:
         return out
 
 
-def _walk(
-    node: Any, tabs: tuple[str, ...], groups: tuple[str, ...]
-) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+Entry = tuple[str, tuple[str, ...], tuple[str, ...], bool]
+"""A page of the navigation: its route, tabs, groups, and whether it is a group's root."""
+
+
+def _walk(node: Any, tabs: tuple[str, ...], groups: tuple[str, ...]) -> Iterator[Entry]:
     if isinstance(node, str):
-        yield node.strip("/"), tabs, groups
+        yield node.strip("/"), tabs, groups, False
     elif isinstance(node, list):
         for item in node:
             yield from _walk(item, tabs, groups)
@@ -65,6 +79,8 @@ def _walk(
             tabs = (*tabs, node["tab"])
         if isinstance(node.get("group"), str):
             groups = (*groups, node["group"])
+            if isinstance(node.get("root"), str):  # the page the group opens on
+                yield node["root"].strip("/"), tabs, groups, True
         for key in (
             "pages",
             "groups",
@@ -84,7 +100,10 @@ def read(tree: Tree) -> Nav:
     """The navigation of the tree (empty when docs.json is missing or refused)."""
     nav = Nav()
     data = tree.nav if isinstance(tree.nav, dict) else {}
-    nav.listed = list(_walk(data.get("navigation"), (), ()))
+    for route, tabs, groups, root in _walk(data.get("navigation"), (), ()):
+        nav.listed.append((route, tabs, groups))
+        if root:
+            nav.roots.add(route)
     for redirect in data.get("redirects") or []:
         if isinstance(redirect, dict) and isinstance(redirect.get("source"), str):
             nav.redirects.add(redirect["source"].strip("/"))
@@ -112,12 +131,6 @@ def _found(path: str, place: tuple[int, int] | None, message: str, rule: str) ->
     return Finding(path, line, col, CHECK, message, f"upstream/{rule}")
 
 
-def is_rfd(route: str) -> bool:
-    """True for an RFD page: under `rfds/`, not an index, about or updates page."""
-    parts = route.split("/")
-    return parts[0] == "rfds" and len(parts) > 1 and parts[-1] not in ("about", "updates", "index")
-
-
 def check(tree: Tree, nav: Nav) -> list[Finding]:
     """Pages listed but missing, and RFDs in no status group or in more than one."""
     found = []
@@ -133,7 +146,7 @@ def check(tree: Tree, nav: Nav) -> list[Finding]:
             message = f"the navigation lists {route!r}, which no page is (docs/{route}.mdx)"
             found.append(_found(NAV_FILE, places.get(route), message, "nav-missing-page"))
     for route, page in sorted(tree.pages.items()):
-        if not is_rfd(route):
+        if not nav.is_rfd(route):
             continue
         statuses = nav.status(route)
         if not statuses:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from acp_docs.core.findings import Finding
 from acp_docs.sources.textfile import UnreadableFile, read_text
-from acp_docs.upstream.nav import Nav, is_rfd
+from acp_docs.upstream.nav import Nav
 from acp_docs.upstream.scan import Scanned
 from acp_docs.upstream.tree import Tree
 
@@ -77,7 +77,7 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
         return [Finding(TEMPLATE, 1, 1, CHECK, message, "upstream/template-missing", "note")]
     found = []
     for route, page in sorted(tree.pages.items()):
-        if is_rfd(route) and scanned.get(page.path, Scanned()).error is None:
+        if nav.is_rfd(route) and scanned.get(page.path, Scanned()).error is None:
             draft = nav.status(route)[:1] == ["Draft"]
             found += _page(page.path, page.text, template, draft)
     return found
