@@ -649,6 +649,17 @@ def require_tool(command: str, what: str) -> None:
     pytest.skip(message)
 
 
+def require_network_namespace() -> None:
+    """Skip when no fresh network namespace can be made (`unshare --net`); fail under CI=true."""
+    require_tool("unshare", "util-linux's unshare")
+    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
+    if probe.returncode != 0:
+        message = f"cannot make a network namespace: {probe.stderr.decode().strip()}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
 @pytest.fixture(scope="session")
 def answers_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One cache folder for a worker's upstream checks: answers are keyed by what they

@@ -27,7 +27,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, ROOT, copy_repo, copy_sample, replace_in, require_tool, sample
+from conftest import (
+    BIN,
+    ROOT,
+    copy_repo,
+    copy_sample,
+    replace_in,
+    require_network_namespace,
+    require_tool,
+    sample,
+)
 from conftest import acp as in_process
 
 SAMPLE = sample()
@@ -1113,13 +1122,7 @@ def test_concurrent_generates_do_not_race(sample_copy: Path) -> None:
 @pytest.mark.build
 def test_check_and_build_need_no_network(sample_copy: Path, tmp_path: Path) -> None:
     """No network at all (a fresh network namespace): the checks and the build still pass."""
-    require_tool("unshare", "util-linux's unshare")
-    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
-    if probe.returncode != 0:
-        message = f"cannot make a network namespace: {probe.stderr.decode().strip()}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_network_namespace()
     require_tool("aspell", "Aspell")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     env.pop("GITHUB_ACTIONS", None)

@@ -13,7 +13,7 @@ import pytest
 from acp_docs.upstream import check as upstream
 from acp_docs.upstream import prettier, prettierconfig
 
-from conftest import BIN, ROOT, acp, no_traceback, require_tool
+from conftest import BIN, ROOT, acp, no_traceback, require_network_namespace
 
 
 @pytest.fixture
@@ -180,13 +180,7 @@ def test_names_that_are_not_utf8_or_hold_a_newline_are_findings_not_crashes(tree
 @pytest.mark.build  # a whole `acp-docs check` in a child process, as the build tier runs them
 def test_the_upstream_check_needs_no_network(tree: Path, tmp_path: Path) -> None:
     """In a fresh network namespace every upstream check runs, Node and typos included."""
-    require_tool("unshare", "util-linux's unshare")
-    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
-    if probe.returncode != 0:
-        message = f"cannot make a network namespace: {probe.stderr.decode().strip()}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_network_namespace()
     env = {**os.environ, "ACP_DOCS_CACHE_DIR": str(tmp_path / "cold-cache")}
     env.pop("GITHUB_ACTIONS", None)
     done = subprocess.run(
