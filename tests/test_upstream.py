@@ -112,9 +112,11 @@ def test_a_groups_root_page_is_in_that_group_and_is_no_rfd(tree: Path) -> None:
     assert any(f["path"] == "docs/rfds/orphan.mdx" for f in findings)
 
 
-def test_the_exit_status_counts_errors_only(tmp_path: Path, monkeypatch) -> None:
+def test_the_exit_status_counts_errors_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answers_cache: Path
+) -> None:
     require_tool("node", "Node")
-    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(answers_cache))
     root = tmp_path / "quiet"
     (root / "docs" / "rfds").mkdir(parents=True)
     (root / "docs" / "rfds" / "idea.mdx").write_text(
@@ -233,7 +235,8 @@ def test_blocks_made_to_be_slow_are_read_in_one_pass(tree: Path) -> None:
     page.write_text(page.read_text() + "".join(f"\n```jsonc\n{text}\n```\n" for text in hostile))
     nav = tree / "docs" / "docs.json"
     nav.write_text(nav.read_text()[:-2] + ', "x": "' + '\\"' * 50_000 + '"}\n')
-    status, findings = _findings(tree)
+    # The scanners of this project are the point here, not Prettier's: it is left out.
+    status, findings = _findings(tree, "--only", "upstream-examples", "upstream-nav")
     assert status == 1
     last = [f for f in findings if f["path"] == "docs/rfds/finished-feature.mdx"]
     assert sum(f["rule"] == "upstream/not-json" for f in last) >= len(hostile)

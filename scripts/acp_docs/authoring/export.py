@@ -18,14 +18,13 @@ from pathlib import Path
 
 from acp_docs.authoring.docsjson import nav_entry
 from acp_docs.authoring.mdx import CHECK, convert
-from acp_docs.checks import prettier
 from acp_docs.config.repo import Repo
-from acp_docs.core import runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.rfds.model import STATUSES, Rfd, front_matter_validator, lint_one
 from acp_docs.sources.textfile import read_text, write_atomic
 from acp_docs.upstream import check as upstream
+from acp_docs.upstream import prettier
 
 UPSTREAM_GROUPS = {
     "draft": "Draft",
@@ -33,22 +32,6 @@ UPSTREAM_GROUPS = {
     "preview": "Preview",
     "completed": "Completed",
 }
-
-
-def _prettier(repo: Repo, text: str, name: str) -> str:
-    node = runner.require("node", "prettier", "install Node 20 or newer")
-    script = repo.root / "node_modules" / "prettier" / "bin" / "prettier.cjs"
-    if not script.is_file():
-        raise runner.ToolFailure("prettier", "Prettier is not installed", "run `make setup`")
-    done = runner.run(
-        "prettier",
-        [node, str(script), *prettier.NO_CONFIG, "--stdin-filepath", name],
-        cwd=repo.root,
-        fix="check the exported MDX",
-        timeout=120,
-        stdin=text,
-    )
-    return done.stdout
 
 
 @dataclass
@@ -99,7 +82,7 @@ def export(
     page = f"rfds/{folder}/{rfd.slug}" if folder else f"rfds/{rfd.slug}"
     mdx_path = target / "docs" / f"{page}.mdx"
     result.page = f"docs/{page}.mdx"
-    mdx = _prettier(repo, conversion.text, f"{rfd.slug}.mdx")
+    mdx = prettier.formatted({f"{rfd.slug}.mdx": conversion.text})[f"{rfd.slug}.mdx"]
     writes: list[tuple[Path, str]] = []
     if mdx_path.is_file() and read_text(mdx_path, str(mdx_path)) == mdx:
         result.unchanged.append(mdx_path)
@@ -113,10 +96,13 @@ def export(
     if docs_json.is_file():
         before = read_text(docs_json, "docs/docs.json")
         after = nav_entry(before, (group, folder) if folder else (group,), page)
-        if after != before and _prettier(repo, before, "docs.json") == before:
+        if after != before:
             # A file Prettier keeps as it is stays so: the new entry laid out as Prettier would.
-            formatted = _prettier(repo, after, "docs.json")
-            after = formatted if json.loads(formatted) == json.loads(after) else after
+            laid_out = prettier.formatted({"docs.json": before, "after/docs.json": after})
+            if laid_out["docs.json"] == before and json.loads(laid_out["after/docs.json"]) == (
+                json.loads(after)
+            ):
+                after = laid_out["after/docs.json"]
         if after == before:
             result.unchanged.append(docs_json)
         else:

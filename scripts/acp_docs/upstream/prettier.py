@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pathspec
 
+from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.sources.textfile import UnreadableFile, read_text
 from acp_docs.upstream import nodejobs, prettierconfig
@@ -72,6 +73,27 @@ def _texts(tree: Tree, found: list[Finding]) -> dict[str, str]:
         except UnreadableFile as exc:
             found.append(Finding(path, 1, 1, CHECK, exc.reason, "upstream/unreadable"))
     return texts
+
+
+def formatted(texts: dict[str, str]) -> dict[str, str]:
+    """Each text as Prettier formats it with its default options, by name (cached by text).
+
+    The name gives the language (`docs.json`, `x.mdx`); a text Prettier cannot
+    format is a UsageError naming it.
+    """
+    jobs = [
+        {"path": name, "text": text, "config": None, "virtual": None, "want": "text"}
+        for name, text in texts.items()
+    ]
+    answers = nodejobs.answers(PRETTIER, jobs)
+    out = {}
+    for name in texts:
+        answer = answers[name]
+        if "error" in answer or not isinstance(answer.get("formatted"), str):
+            said = answer.get("error", "no formatted text")
+            raise UsageError(f"{name}:{answer.get('line', 1)}: Prettier cannot format it: {said}")
+        out[name] = answer["formatted"]
+    return out
 
 
 def check(tree: Tree) -> list[Finding]:

@@ -2,12 +2,13 @@
 // print, one JSON line a file, whether Prettier would change it and where.
 //
 // Usage: node prettier_tree.mjs <path of prettier's index.mjs>, with
-// {"files": [{"path", "text", "options", "config", "virtual"}]} on standard
+// {"files": [{"path", "text", "config", "virtual", "want"}]} on standard
 // input. Python reads every file (safely) and sends its text; it also reads
 // and vets the tree's configuration, and writes what it allows to `config`
 // (a JSON file of its own), so Prettier never reads a file of the tree and
 // never loads a plugin or a configuration that is code. `virtual` is the
-// file's name beside that configuration, for its `overrides`.
+// file's name beside that configuration, for its `overrides`. With `"want":
+// "text"`, the answer is the formatted text itself.
 import { pathToFileURL } from "node:url";
 
 const prettier = await import(pathToFileURL(process.argv[2]).href);
@@ -52,10 +53,12 @@ for (const file of request.files) {
       answer = { path: file.path, skipped: true };
     } else {
       const formatted = await prettier.format(file.text, options);
-      answer =
-        formatted === file.text
-          ? { path: file.path }
-          : { path: file.path, line: firstChange(file.text, formatted) };
+      if (file.want === "text") answer = { path: file.path, formatted };
+      else
+        answer =
+          formatted === file.text
+            ? { path: file.path }
+            : { path: file.path, line: firstChange(file.text, formatted) };
     }
   } catch (error) {
     const start = error?.loc?.start;
