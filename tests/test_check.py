@@ -31,7 +31,7 @@ PAGE = SAMPLE.protocol
 
 
 def _check(repo: Path, *args: str, env: dict[str, str] | None = None):
-    result = run(["acp-docs", "check", *args], cwd=repo, env=env)
+    result = acp(["check", *args], cwd=repo, env=env)  # in this process: no interpreter start-up
     no_traceback(result)
     return result
 

@@ -115,7 +115,7 @@ def test_a_second_rfd_with_another_kind_of_change_is_validated_and_published(
     assert not (repo_copy / "schema" / names.slug / "v2.json").exists()
 
     # Every check, spelling included, passes with the new RFD `acp-docs new` started.
-    result = run(["acp-docs", "check"], cwd=repo_copy)
+    result = acp(["check"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -134,7 +134,7 @@ def test_a_second_rfd_with_another_kind_of_change_is_validated_and_published(
         f'{{ "{names.prop}": {{ "maxLabels": 3 }} }}',
         f'{{ "{names.prop}": {{ "maxLabels": "3" }} }}',
     )
-    broken = run(["acp-docs", "check", "--only", "examples"], cwd=repo_copy)
+    broken = acp(["check", "--only", "examples"], cwd=repo_copy)
     assert broken.returncode == 1
     (line,) = [ln for ln in broken.stdout.splitlines() if ln]
     assert line.startswith(f"rfds/{names.slug}.md:")
@@ -226,7 +226,7 @@ def test_a_schema_source_without_its_rfd_is_a_finding(repo_copy: Path) -> None:
     names = _free(repo_copy, "orphan", "Orphan")
     _plant_source(repo_copy, names.slug, names.fill(SECOND_SOURCE))
     assert acp(["schema", "generate"], cwd=repo_copy).returncode == 0
-    result = run(["acp-docs", "check", "--only", "schema"], cwd=repo_copy)
+    result = acp(["check", "--only", "schema"], cwd=repo_copy)
     assert result.returncode == 1
     assert (
         f"{names.source}:1:1: no RFD rfds/{names.slug}.md owns this schema source" in result.stdout

@@ -18,7 +18,7 @@ from conftest import acp, new_rfd, no_traceback, replace_in, run
 
 
 def check(repo: Path, *only: str):
-    result = run(["acp-docs", "check", *(["--only", *only] if only else [])], cwd=repo)
+    result = acp(["check", *(["--only", *only] if only else [])], cwd=repo)
     no_traceback(result)
     return result
 

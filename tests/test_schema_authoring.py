@@ -680,7 +680,7 @@ def test_the_written_example_generates_merges_and_passes_every_check(
     titles = [m["title"] for m in requests]
     # Other RFDs may add requests too: each goes in before the extension method.
     assert LABEL["request"] in titles[:-1] and titles[-1] == "ExtMethodRequest"
-    result = run(["acp-docs", "check"], cwd=repo_copy)
+    result = acp(["check"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
     answer = repo_copy / "answer.json"
