@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 
 from acp_docs.checks import prettier, prettier_files
 from acp_docs.config.repo import Repo
+from acp_docs.core import runner
 
 from conftest import ROOT, require_tool
 
@@ -48,6 +50,7 @@ def test_the_files_it_sends_are_the_files_prettier_check_dot_checks(scratch: Rep
     done = subprocess.run(
         ["node", str(script), *prettier.NO_CONFIG, "--check", "."],
         cwd=scratch.root,
+        env={**os.environ, **runner.PLAIN_ENV},  # under CI=true Prettier colours its output
         capture_output=True,
         text=True,
     )
