@@ -233,6 +233,8 @@ def test_blocks_made_to_be_slow_are_read_in_one_pass(tree: Path) -> None:
     hostile = ['"\\' * 50_000, "/*" * 50_000, '["\\' * 50_000, "{" + '"a":1,' * 25_000]
     page = tree / "docs" / "rfds" / "finished-feature.mdx"
     page.write_text(page.read_text() + "".join(f"\n```jsonc\n{text}\n```\n" for text in hostile))
+    # A comment like a declaration, that is none: minutes for a backtracking pattern.
+    page.write_text(page.read_text() + "\n{/* acp-docs:" + " " * 50_000 + "x * y */}\n")
     nav = tree / "docs" / "docs.json"
     nav.write_text(nav.read_text()[:-2] + ', "x": "' + '\\"' * 50_000 + '"}\n')
     # The scanners of this project are the point here, not Prettier's: it is left out.

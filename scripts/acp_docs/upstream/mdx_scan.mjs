@@ -15,8 +15,17 @@ for await (const chunk of process.stdin) chunks.push(chunk);
 const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 
 // A block's kind declared by hand, in an MDX comment right before its fence
-// (Mintlify renders nothing for it): {/* acp-docs: ToolCallContent v2 */}
-const DECLARATION = /^\s*\/\*\s*acp-docs:\s*([^*]*?)\s*\*\/\s*$/;
+// (Mintlify renders nothing for it): {/* acp-docs: ToolCallContent v2 */}.
+// Read by slicing, not by a regular expression: a comment is page text, and a
+// pattern with nested spaces would backtrack for minutes on a long one.
+function declaration(value) {
+  const text = value.trim();
+  if (!text.startsWith("/*") || !text.endsWith("*/")) return null;
+  const inner = text.slice(2, -2).trim();
+  if (!inner.startsWith("acp-docs:")) return null;
+  const words = inner.slice("acp-docs:".length).trim();
+  return words.includes("*") ? null : words;
+}
 
 function text(node) {
   if (node.type === "text" || node.type === "inlineCode") return node.value;
@@ -52,8 +61,10 @@ function scan(tree) {
       stray.push(declared.line);
       declared = null;
     }
-    if (node.type === "mdxFlowExpression" && DECLARATION.test(node.value)) {
-      declared = { line: at.line, text: DECLARATION.exec(node.value)[1] };
+    const words =
+      node.type === "mdxFlowExpression" ? declaration(node.value) : null;
+    if (words !== null) {
+      declared = { line: at.line, text: words };
       return;
     }
     if (node.type === "code") {

@@ -58,12 +58,13 @@ def _ignored(tree: Tree, found: list[Finding]) -> pathspec.GitIgnoreSpec:
 def _texts(tree: Tree, found: list[Finding]) -> dict[str, str]:
     """Each file to format, by its path from DIR: pages and the rest Prettier knows.
 
-    Pages the walk could not read are findings of `upstream-files` already.
+    Dot files too, as Prettier expands `.` to them. Pages the walk could not
+    read are findings of `upstream-files` already.
     """
     texts = {page.path: page.text for page in tree.pages.values()}
     for rel in sorted(tree.files):
         path = f"{DOCS}/{rel}"
-        if rel.endswith(PAGE_SUFFIXES) or not rel.endswith(SUFFIXES) or "/." in f"/{rel}":
+        if rel.endswith(PAGE_SUFFIXES) or not rel.endswith(SUFFIXES):
             continue
         if rel == "docs.json" and tree.nav is not None:
             texts[path] = tree.nav_text
