@@ -62,6 +62,18 @@ def version(repo: Repo) -> str:
         ) from None
 
 
+def _well_formed(data: Any) -> bool:
+    """True for a list of languages, each with lists of names (a cache file may be anything)."""
+    return isinstance(data, list) and all(
+        isinstance(lang, dict)
+        and all(
+            isinstance(lang.get(key), list) and all(isinstance(v, str) for v in lang[key])
+            for key in ("extensions", "filenames", "interpreters")
+        )
+        for lang in data
+    )
+
+
 def languages(repo: Repo, node: str | None) -> Languages:
     """Prettier's languages, from the cache or asked of Prettier (with `node`)."""
     folder = cachedir.cache_dir("prettier-languages")
@@ -70,7 +82,7 @@ def languages(repo: Repo, node: str | None) -> Languages:
     if cached is not None:
         with contextlib.suppress(OSError, ValueError):
             data = json.loads(cached.read_text("utf-8"))
-    if not isinstance(data, list):
+    if not _well_formed(data):
         if node is None:
             node = runner.require("node", "prettier", "run `make setup` (Node 20 or newer)")
         entry = repo.root / "node_modules" / "prettier" / "index.mjs"
@@ -84,9 +96,9 @@ def languages(repo: Repo, node: str | None) -> Languages:
         try:
             data = json.loads(done.stdout)
         except ValueError:
-            raise runner.ToolFailure(
-                "prettier", "no list of languages", "run `make setup`"
-            ) from None
+            data = None
+        if not _well_formed(data):
+            raise runner.ToolFailure("prettier", "no list of languages", "run `make setup`")
         if cached is not None:
             with contextlib.suppress(UsageError):
                 write_atomic(cached, json.dumps(data))

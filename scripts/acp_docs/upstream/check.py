@@ -63,6 +63,9 @@ def _timed(name: str, make: Callable[[], list[Finding]]) -> CheckResult:
         found = make()
     except UsageError as exc:
         return CheckResult(name, (), time.perf_counter() - start, str(exc))
+    except Exception as exc:  # a check's own failure is that check's error, not the command's
+        error = f"internal error: {type(exc).__name__}: {exc}"
+        return CheckResult(name, (), time.perf_counter() - start, error)
     return CheckResult(name, tuple(sorted(set(found))), time.perf_counter() - start)
 
 
