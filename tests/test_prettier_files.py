@@ -60,7 +60,7 @@ def test_the_files_it_sends_are_the_files_prettier_check_dot_checks(scratch: Rep
         if line.startswith("[warn] ") and "Code style issues" not in line
     }
     files = prettier.checkout_files(scratch)
-    known = prettier_files.languages(scratch, "node")
+    known = prettier_files.languages(scratch.root, "node")
     chosen = {rel for rel, _path in prettier_files.candidates(scratch, files, known)}
     assert "bin/tool" in chosen and "page.md" in chosen
     assert chosen - {".prettierignore", ".gitignore", "mkdocs.yml"} == warned

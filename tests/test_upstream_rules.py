@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from acp_docs.upstream import check as upstream
-from acp_docs.upstream import prettier, prettierconfig
+from acp_docs.upstream import prettierconfig
 
 from conftest import BIN, ROOT, acp, no_traceback, require_network_namespace
 
@@ -126,8 +126,6 @@ def test_the_allowed_options_and_names_are_prettiers_own(tree: Path) -> None:
             assert set(kind) == {c["value"] for c in known["choices"]}, name
         else:
             assert known["type"] == {bool: "boolean", int: "int"}[kind], name
-    extensions = {e for language in info["languages"] for e in language.get("extensions", [])}
-    assert set(prettier.SUFFIXES) <= extensions
 
 
 def test_typos_reads_the_trees_typos_toml(tree: Path) -> None:

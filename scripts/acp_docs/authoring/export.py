@@ -128,7 +128,7 @@ def check_written(target: Path, page: str) -> tuple[list[Finding], list[str]]:
     """
     found: list[Finding] = []
     notes: list[str] = []
-    for result in upstream.run(target):
+    for result in upstream.run(target, only=frozenset({page})):
         if result.error:
             notes.append(f"{result.name} could not check the export: {result.error}")
         found += [f for f in result.findings if f.path == page]

@@ -243,10 +243,10 @@ def check(repo: Repo) -> list[Finding]:
     files = checkout_files(repo)
     long = _long_markdown(files)
     node = shutil.which("node")
-    known = prettier_files.languages(repo, node)
+    known = prettier_files.languages(repo.root, node)
     every = prettier_files.candidates(repo, files, known)
     whole = [(rel, path) for rel, path in every if rel not in long]
-    verdicts = prettier_files.Verdicts(repo, NO_CONFIG)
+    verdicts = prettier_files.Verdicts(repo.root, NO_CONFIG)
     unseen, keys = verdicts.unseen(whole)
     findings = []
     if unseen:

@@ -27,7 +27,7 @@ import pathspec
 from acp_docs.config.repo import Repo
 from acp_docs.core import cachedir, runner
 from acp_docs.core.errors import UsageError
-from acp_docs.sources.textfile import read_bytes, read_text, write_atomic
+from acp_docs.sources.textfile import UnreadableFile, read_bytes, read_text, write_atomic
 
 SKIPPED_FOLDERS = frozenset({".git", ".sl", ".svn", ".hg", "node_modules"})
 """Folders Prettier never expands into."""
@@ -50,11 +50,15 @@ class Languages:
     filenames: frozenset[str]
     interpreters: frozenset[str]
 
+    def by_name(self, name: str) -> bool:
+        """True when Prettier infers a language from the file name `name` alone."""
+        return name in self.filenames or name.endswith(self.extensions)
 
-def version(repo: Repo) -> str:
-    """The installed Prettier's version; a ToolFailure when it is not installed."""
+
+def version(project: Path) -> str:
+    """The version of the Prettier installed in `project`; a ToolFailure when there is none."""
     try:
-        data = json.loads(read_text(repo.root / "node_modules" / "prettier" / "package.json"))
+        data = json.loads(read_text(project / "node_modules" / "prettier" / "package.json"))
         return str(data["version"])
     except (UsageError, ValueError, KeyError, TypeError):
         raise runner.ToolFailure(
@@ -74,10 +78,10 @@ def _well_formed(data: Any) -> bool:
     )
 
 
-def languages(repo: Repo, node: str | None) -> Languages:
-    """Prettier's languages, from the cache or asked of Prettier (with `node`)."""
+def languages(project: Path, node: str | None) -> Languages:
+    """The languages of the Prettier installed in `project`, from the cache or asked of it."""
     folder = cachedir.cache_dir("prettier-languages")
-    cached = folder / f"{version(repo)}.json" if folder else None
+    cached = folder / f"{version(project)}.json" if folder else None
     data: Any = None
     if cached is not None:
         with contextlib.suppress(OSError, ValueError):
@@ -85,11 +89,11 @@ def languages(repo: Repo, node: str | None) -> Languages:
     if not _well_formed(data):
         if node is None:
             node = runner.require("node", "prettier", "run `make setup` (Node 20 or newer)")
-        entry = repo.root / "node_modules" / "prettier" / "index.mjs"
+        entry = project / "node_modules" / "prettier" / "index.mjs"
         done = runner.run(
             "prettier",
             [node, "--input-type=module", "-e", _LANGUAGES_SCRIPT, entry.as_uri()],
-            cwd=repo.root,
+            cwd=project,
             fix="run `make setup` (it runs `npm ci`)",
             timeout=60,
         )
@@ -109,14 +113,24 @@ def languages(repo: Repo, node: str | None) -> Languages:
     )
 
 
-def _ignored(repo: Repo) -> pathspec.GitIgnoreSpec:
+def ignored(root: Path) -> tuple[pathspec.GitIgnoreSpec, list[tuple[str, str, bool]]]:
+    """What the ignore files of `root` leave out, and (name, why, a link?) for each not read.
+
+    A link is not read (it may lead anywhere), nor a file past the size limit
+    or not UTF-8; the patterns match in linear time (re2).
+    """
     lines: list[str] = []
+    unread = []
     for name in IGNORE_FILES:
-        path = repo.root / name
-        if path.is_file() and not path.is_symlink():
-            with contextlib.suppress(UsageError):
+        path = root / name
+        if path.is_symlink():
+            unread.append((name, "a symbolic link: not read, so nothing is left out by it", True))
+        elif path.is_file():
+            try:
                 lines += read_text(path, name).splitlines()
-    return pathspec.GitIgnoreSpec.from_lines(lines, backend="re2")
+            except UnreadableFile as exc:
+                unread.append((name, exc.reason, False))
+    return pathspec.GitIgnoreSpec.from_lines(lines, backend="re2"), unread
 
 
 def _interpreter(path: Path) -> str | None:
@@ -135,16 +149,15 @@ def candidates(
     repo: Repo, files: list[tuple[str, Path]], known: Languages
 ) -> list[tuple[str, Path]]:
     """The files of `files` (from `checkout_files`) that `prettier --check .` would check."""
-    ignored = _ignored(repo)
+    left_out, _unread = ignored(repo.root)  # the other checks report links and unreadable files
     out = []
     for rel, path in files:
         if SKIPPED_FOLDERS & set(rel.split("/")[:-1]) or path.is_symlink():
             continue
-        if not path.is_file() or ignored.match_file(rel):
+        if not path.is_file() or left_out.match_file(rel):
             continue
         name = rel.rsplit("/", 1)[-1]
-        by_name = name in known.filenames or name.endswith(known.extensions)
-        if by_name or ("." not in name and _interpreter(path) in known.interpreters):
+        if known.by_name(name) or ("." not in name and _interpreter(path) in known.interpreters):
             out.append((rel, path))
     return out
 
@@ -152,9 +165,9 @@ def candidates(
 class Verdicts:
     """Files Prettier found formatted, remembered by name, text and Prettier's version."""
 
-    def __init__(self, repo: Repo, options: tuple[str, ...]) -> None:
+    def __init__(self, project: Path, options: tuple[str, ...]) -> None:
         self.folder = cachedir.cache_dir("prettier-formatted")
-        self.salt = f"{version(repo)}\0{' '.join(options)}\0"
+        self.salt = f"{version(project)}\0{' '.join(options)}\0"
 
     def _key(self, rel: str, data: bytes) -> str:
         named = self.salt.encode() + rel.encode("utf-8", "surrogateescape") + b"\0"

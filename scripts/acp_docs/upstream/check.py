@@ -69,8 +69,14 @@ def _timed(name: str, make: Callable[[], list[Finding]]) -> CheckResult:
     return CheckResult(name, tuple(sorted(set(found))), time.perf_counter() - start)
 
 
-def run(root: Path, names: tuple[str, ...] = NAMES) -> list[CheckResult]:
-    """Run the named upstream checks on the tree at `root`; a UsageError when it is no tree."""
+def run(
+    root: Path, names: tuple[str, ...] = NAMES, only: frozenset[str] | None = None
+) -> list[CheckResult]:
+    """Run the named upstream checks on the tree at `root`; a UsageError when it is no tree.
+
+    With `only` (paths from `root`), typos and Prettier read just those files:
+    the other checks are cheap, and links need every page read anyway.
+    """
     start = time.perf_counter()
     read = tree.load(root)
     pages = list(read.pages.values())
@@ -100,8 +106,8 @@ def run(root: Path, names: tuple[str, ...] = NAMES) -> list[CheckResult]:
         "upstream-nav": lambda: nav.check(read, navigation),
         "upstream-links": needs_scan(lambda s: links.check(read, navigation, s)),
         "upstream-template": needs_scan(lambda s: template.check(read, navigation, s)),
-        "upstream-typos": lambda: spelling.check(read),
-        "upstream-prettier": lambda: prettier.check(read),
+        "upstream-typos": lambda: spelling.check(read, only),
+        "upstream-prettier": lambda: prettier.check(read, only),
     }
     results = [CheckResult("upstream-files", tuple(sorted(read.problems)), loaded)]
     results += [_timed(name, make) for name, make in checks.items() if name in names]

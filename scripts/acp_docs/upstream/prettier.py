@@ -1,7 +1,7 @@
 """Formatting as upstream's `prettier --check .` sees it, with the tree's own configuration.
 
 The pinned Prettier of this project formats each file under `docs/` that
-Prettier has a parser for (by its name, `SUFFIXES`), with the options the
+Prettier has a parser for (by its name, `prettier_files.languages`), with the options the
 tree's configuration allows (`prettierconfig`), leaving out what the tree's
 `.prettierignore` and `.gitignore` leave out. Python reads every file and
 sends its text; Prettier reads no file of the tree. Answers are cached by
@@ -11,11 +11,13 @@ text and options (`nodejobs`), so a warm run starts no Node.
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
 import pathspec
 
+from acp_docs.checks import prettier_files
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.sources.textfile import UnreadableFile, read_text
@@ -23,14 +25,6 @@ from acp_docs.upstream import nodejobs, prettierconfig
 from acp_docs.upstream.tree import DOCS, PAGE_SUFFIXES, Tree
 
 CHECK = prettierconfig.CHECK
-IGNORE_FILES = (".gitignore", ".prettierignore")
-"""Read from DIR, as Prettier 3's command line reads them by default."""
-SUFFIXES = (
-    *(".md", ".mdx", ".markdown", ".json", ".jsonc", ".json5", ".yaml", ".yml"),
-    *(".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"),
-    *(".css", ".scss", ".less", ".html", ".vue", ".graphql", ".gql", ".hbs", ".handlebars"),
-)
-"""Names Prettier formats, by the language it infers from them (a subset of its own list)."""
 PRETTIER = nodejobs.Script(
     "prettier",
     Path(__file__).with_name("prettier_tree.mjs"),
@@ -41,30 +35,24 @@ PRETTIER = nodejobs.Script(
 
 
 def _ignored(tree: Tree, found: list[Finding]) -> pathspec.GitIgnoreSpec:
-    lines: list[str] = []
-    for name in IGNORE_FILES:
-        path = tree.root / name
-        if path.is_symlink():
-            message = "a symbolic link: not read, so nothing is left out by it"
-            found.append(Finding(name, 1, 1, CHECK, message, "upstream/prettier-ignore", "warning"))
-        elif path.is_file():
-            try:
-                lines += read_text(path, name).splitlines()
-            except UnreadableFile as exc:
-                found.append(Finding(name, 1, 1, CHECK, exc.reason, "upstream/prettier-ignore"))
-    return pathspec.GitIgnoreSpec.from_lines(lines, backend="re2")
+    left_out, unread = prettier_files.ignored(tree.root)
+    for name, why, link in unread:
+        level = "warning" if link else "error"  # Prettier would follow a link, and fail on the rest
+        found.append(Finding(name, 1, 1, CHECK, why, "upstream/prettier-ignore", level))
+    return left_out
 
 
 def _texts(tree: Tree, found: list[Finding]) -> dict[str, str]:
-    """Each file to format, by its path from DIR: pages and the rest Prettier knows.
+    """Each file to format, by its path from DIR: pages and the rest Prettier knows by name.
 
     Dot files too, as Prettier expands `.` to them. Pages the walk could not
     read are findings of `upstream-files` already.
     """
+    known = prettier_files.languages(nodejobs.PROJECT, shutil.which("node"))
     texts = {page.path: page.text for page in tree.pages.values()}
     for rel in sorted(tree.files):
         path = f"{DOCS}/{rel}"
-        if rel.endswith(PAGE_SUFFIXES) or not rel.endswith(SUFFIXES):
+        if rel.endswith(PAGE_SUFFIXES) or not known.by_name(rel.rsplit("/", 1)[-1]):
             continue
         if rel == "docs.json" and tree.nav is not None:
             texts[path] = tree.nav_text
@@ -97,11 +85,16 @@ def formatted(texts: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def check(tree: Tree) -> list[Finding]:
-    """Each file Prettier would change, at its first changed line, or could not format."""
+def check(tree: Tree, only: frozenset[str] | None = None) -> list[Finding]:
+    """Each file Prettier would change, at its first changed line, or could not format.
+
+    With `only`, just the files of those paths (from DIR) are formatted.
+    """
     found: list[Finding] = []
     ignored = _ignored(tree, found)
     texts = {p: t for p, t in _texts(tree, found).items() if not ignored.match_file(p)}
+    if only is not None:
+        texts = {path: text for path, text in texts.items() if path in only}
     configs = prettierconfig.find(tree.root, {p.rsplit("/", 1)[0] for p in texts})
     found += configs.findings
     for folder in configs.by_folder:

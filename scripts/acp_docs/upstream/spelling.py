@@ -30,8 +30,11 @@ def _executable() -> str:
     return runner.require(str(beside) if beside.is_file() else "typos", "typos", FIX)
 
 
-def check(tree: Tree) -> list[Finding]:
-    """Each word typos flags in a page (or docs.json), at its line and column."""
+def check(tree: Tree, only: frozenset[str] | None = None) -> list[Finding]:
+    """Each word typos flags in a page (or docs.json), at its line and column.
+
+    With `only`, just the files of those paths (from DIR) are read by typos.
+    """
     found: list[Finding] = []
     config = tree.root / CONFIG
     options = ["--format", "json", "--isolated", "--force-exclude", "--file-list", "-"]
@@ -52,6 +55,8 @@ def check(tree: Tree) -> list[Finding]:
     texts = {page.path: page.text for page in tree.pages.values()}
     if tree.nav is not None:
         texts[NAV_FILE] = tree.nav_text
+    if only is not None:
+        texts = {path: text for path, text in texts.items() if path in only}
     done = runner.run(
         "typos",
         [_executable(), *options],
