@@ -78,10 +78,21 @@ def _well_formed(data: Any) -> bool:
     )
 
 
+_KNOWN: dict[str, Languages] = {}
+"""Languages by Prettier version, once per process: a version's languages never change."""
+
+
 def languages(project: Path, node: str | None) -> Languages:
     """The languages of the Prettier installed in `project`, from the cache or asked of it."""
+    release = version(project)
+    if release not in _KNOWN:
+        _KNOWN[release] = _languages(project, release, node)
+    return _KNOWN[release]
+
+
+def _languages(project: Path, release: str, node: str | None) -> Languages:
     folder = cachedir.cache_dir("prettier-languages")
-    cached = folder / f"{version(project)}.json" if folder else None
+    cached = folder / f"{release}.json" if folder else None
     data: Any = None
     if cached is not None:
         with contextlib.suppress(OSError, ValueError):

@@ -328,7 +328,8 @@ def assemble(root: Path, sources: Sequence[SchemaSource], meta_check: bool = Fal
         return _assemble(root, sources, meta_check)
     # Keyed by content, not by place: the same files in another checkout give the same assembly.
     key = (meta_check, parts, memo.digest_of(base_inputs(root), root))
-    return memo.remembered("assembly", key, lambda: _assemble(root, sources, meta_check))
+    # A few kept: a check and a test or a served preview may alternate between two states.
+    return memo.remembered("assembly", key, lambda: _assemble(root, sources, meta_check), keep=3)
 
 
 def _assemble(root: Path, sources: Sequence[SchemaSource], meta_check: bool) -> Assembly:

@@ -33,8 +33,27 @@ _TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}]', re.S)
 """A string (to its end, or the text's, when unclosed) or one bracket: always matches."""
 
 
+_STRING = re.compile(r'"(?:[^"\\]+|\\.)*"?', re.S)
+_INNERMOST = re.compile(r"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
+
+
+def _shallow(text: str) -> bool:
+    """True when every bracket pairs up within MAX_DEPTH levels (innermost pairs go a level a pass).
+
+    False may still be shallow (unpaired brackets): the exact scan decides then.
+    """
+    rest = _STRING.sub("", text)
+    for _level in range(MAX_DEPTH):
+        rest, removed = _INNERMOST.subn("", rest)
+        if not removed:
+            break
+    return not any(char in rest for char in "[]{}")
+
+
 def _too_deep(text: str) -> int | None:
     """The index where nesting passes MAX_DEPTH, found without recursion, in linear time."""
+    if _shallow(text):
+        return None
     depth = 0
     for token in _TOKEN.finditer(text):
         char = token.group(0)[0]
@@ -66,7 +85,17 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _surrogate(value: Any) -> bool:
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _surrogate(value: Any, text: str) -> bool:
+    """True when a string of `value` holds a lone surrogate (only a `\\uD8..` escape makes one)."""
+    if not _SURROGATE_ESCAPE.search(text):
+        try:
+            text.encode("utf-8")
+            return False
+        except UnicodeEncodeError:
+            pass
     stack = [value]
     while stack:
         item = stack.pop()
@@ -138,7 +167,7 @@ def loads(text: str) -> Any:
         if found is not None:
             key, (line, col) = found[0], LineIndex(text).at(found[1])
         raise JsonProblem(line, col, f"duplicate key {key!r}: parsers disagree on which one wins")
-    if _surrogate(value):
+    if _surrogate(value, text):
         line, col = _find(text, "\\u")
         raise JsonProblem(line, col, "a string holds a lone UTF-16 surrogate, which is not text")
     return value

@@ -92,6 +92,12 @@ def nodes(document: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]
         at, item = stack.pop()
         if isinstance(item, dict):
             yield at, item
-            stack.extend((child(at, key), value) for key, value in item.items())
+            members: Iterable[tuple[Any, Any]] = item.items()
         elif isinstance(item, list):
-            stack.extend((child(at, index), value) for index, value in enumerate(item))
+            members = enumerate(item)
+        else:
+            continue
+        # Only containers are visited: a pointer is built for nothing that is not.
+        stack.extend(
+            (child(at, key), value) for key, value in members if isinstance(value, dict | list)
+        )

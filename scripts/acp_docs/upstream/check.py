@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from acp_docs.core import protocols, runner
+from acp_docs.core import memo, protocols, runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.schema.merge import default_base
@@ -44,7 +44,16 @@ NAMES = (
 
 
 def published_schemas() -> messages.Schemas:
-    """The pinned SDK's stable and unstable schemas of every version."""
+    """The pinned SDK schemas of every version and channel, kept while their bytes stay."""
+    paths = [
+        default_base(nodejobs.PROJECT, version, channel)
+        for channel in protocols.CHANNELS
+        for version in protocols.VERSIONS.values()
+    ]
+    return memo.remembered("published schemas", memo.digest_of(paths), _published_schemas)
+
+
+def _published_schemas() -> messages.Schemas:
     sets = {}
     for channel in protocols.CHANNELS:
         schemas = {}
