@@ -113,16 +113,13 @@ def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in result.stderr + result.stdout, result.stderr
 
 
-API_MARKER = "<!-- acp-docs:api-reference "
-
-
 def copy_repo(folder: Path, *, lean: bool = True) -> Path:
     """A copy of the repository in `folder`, sharing the installed node_modules.
 
-    A lean copy (the default) leaves out the reference drawn from the engine's
-    own source (its page stays, with its prose): no throwaway checkout is about
-    it, and it costs about 40% of every build. The site every reader test reads
-    (`site_repo`) keeps it.
+    A lean copy (the default) leaves out the API pages mkdocstrings draws from
+    the engine's own source (their index page stays, with its prose): no
+    throwaway checkout is about them, and they cost every build. The site
+    every reader test reads (`site_repo`) keeps them.
     """
     dest = folder / "repo"
     shutil.copytree(ROOT, dest, ignore=IGNORED)
@@ -133,12 +130,17 @@ def copy_repo(folder: Path, *, lean: bool = True) -> Path:
 
 
 def _drop_api_reference(repo: Path) -> None:
-    """Take the API reference marker out of each page holding one; the page and its links stay."""
-    for page in sorted((repo / "docs").rglob("*.md")):
-        text = page.read_text(encoding="utf-8")
-        if API_MARKER in text:
-            kept = "\n".join(ln for ln in text.split("\n") if not ln.startswith(API_MARKER))
-            page.write_text(re.sub(r"\n{3,}", "\n\n", kept).rstrip("\n") + "\n", encoding="utf-8")
+    """Take the mkdocstrings plugin out of mkdocs.yml: no API page is generated; the API
+    index page and its links stay."""
+    config = repo / "mkdocs.yml"
+    lines = config.read_text(encoding="utf-8").split("\n")
+    start = end = lines.index("  - mkdocstrings:")
+    end += 1
+    while end < len(lines) and lines[end].startswith("    "):
+        end += 1
+    # As many comment lines: every later line of mkdocs.yml keeps its number.
+    lines[start:end] = ["  # mkdocstrings: left out of this test checkout"] * (end - start)
+    config.write_text("\n".join(lines), encoding="utf-8")
 
 
 @pytest.fixture

@@ -64,7 +64,7 @@ ONE_BY_ONE = [
     *(_theme(f"  language: {name}\n") for name in configpolicy.MATERIAL_LANGUAGES),
     *(f"markdown_extensions:\n  - {name}\n" for name in configpolicy.EXTENSIONS),
     *(f"markdown_extensions:\n  - {name}: {{}}\n" for name in configpolicy.EXTENSIONS),
-    *(f"plugins:\n  - {name}\n" for name in configpolicy.PLUGINS),
+    *(f"plugins:\n  - {name}\n" for name in configpolicy.PLUGINS if name != "mkdocstrings"),
     *(f"plugins:\n  - search:\n      lang: '{name}'\n" for name in configpolicy.SEARCH_LANGUAGES),
 ]
 
@@ -149,7 +149,7 @@ def test_the_allowlists_are_what_is_meant() -> None:
         "extra_javascript", "watch", "plugins", "markdown_extensions", "validation", "nav",
         "extra",
     }  # fmt: skip
-    assert set(configpolicy.PLUGINS) == {"search", "acp-docs"}
+    assert set(configpolicy.PLUGINS) == {"search", "acp-docs", "mkdocstrings"}
     assert set(configpolicy.EXTENSIONS) == {
         "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "tables",
         "toc", "pymdownx.details", "pymdownx.highlight", "pymdownx.inlinehilite",

@@ -17,11 +17,19 @@ import mkdocs.structure.files as mkdocs_files
 import pytest
 from mkdocs.livereload import LiveReloadServer
 
-from acp_docs.patches import folderlinks, pagerender, pin, renderspeed, servewatch, themefix
+from acp_docs.patches import (
+    apirender,
+    folderlinks,
+    pagerender,
+    pin,
+    renderspeed,
+    servewatch,
+    themefix,
+)
 
 from conftest import ROOT
 
-PATCHES = [folderlinks, renderspeed, pagerender, servewatch, themefix]
+PATCHES = [folderlinks, renderspeed, pagerender, servewatch, themefix, apirender]
 
 
 @pytest.mark.parametrize("module", PATCHES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])

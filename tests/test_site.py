@@ -110,13 +110,6 @@ def test_site_has_tabs_search_palette_and_copy_buttons(built_site: Path) -> None
 
 
 @pytest.mark.build
-def test_api_reference_renders_the_package(built_site: Path) -> None:
-    html = (built_site / "tooling" / "api" / "index.html").read_text()
-    assert "acp_docs.core.protocols" in html
-    assert "acp_docs.mkdocs.plugin.AcpDocsPlugin" in html
-
-
-@pytest.mark.build
 def test_editing_an_rfd_is_picked_up_without_a_copy(sample_copy: Path) -> None:
     replace_in(
         sample_copy / SAMPLE.rfd,

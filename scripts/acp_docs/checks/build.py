@@ -21,6 +21,8 @@ CHECK = Check(
         "build/too-complex": "Flatten the nesting or close what is left open.",
         "build/marker": "Write the marker as the docs say, with the arguments it takes.",
         "build/theme": "The theme's markup changed: update acp_docs/patches/themefix.py.",
+        "build/autodoc": "Link to the API reference instead: its pages are generated from"
+        " the package (docs/tooling/api/index.md).",
     },
     docs="build",
     order=60,

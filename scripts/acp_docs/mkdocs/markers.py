@@ -12,25 +12,20 @@ code block is text.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from acp_docs.core import cachedir, escaping, memo, protocols
+from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.markdown import prose
 from acp_docs.markdown.blocks import code_lines
 from acp_docs.markdown.markers import MARKER, Marker, parse
-from acp_docs.mkdocs import apiref, site
+from acp_docs.mkdocs import site
 from acp_docs.mkdocs.state import BuildState, Loaded
 from acp_docs.schema import fragments, reference
-from acp_docs.sources import filetree
 from acp_docs.sources.lines import LineIndex
-from acp_docs.sources.textfile import write_atomic
 
 
 @dataclass(frozen=True)
@@ -89,49 +84,6 @@ def _demo(use: Use) -> str | None:
     return site.demo(use.loaded.repo.root, use.args[0]) if len(use.args) == 1 else None
 
 
-def _api_reference(use: Use) -> str | None:
-    if len(use.args) != 1:
-        return None
-    root = use.loaded.repo.root
-    package = root / use.args[0]
-    if not filetree.inside(root, package / "__init__.py"):
-        return apiref.render(apiref.modules(root, package))  # refused, with the reason
-    # The package's files, and the code that turns them into Markdown, on this Python.
-    readers = [Path(apiref.__file__), Path(escaping.__file__)]
-    digest = memo.digest_of([*apiref.python_files(package), *readers]) + _PYTHON
-    return memo.remembered(
-        "api-reference", (str(package), digest), lambda: _api_reference_kept(root, package, digest)
-    )
-
-
-_KEPT_REFERENCES = 16
-_PYTHON = "-py{}.{}".format(*sys.version_info[:2])  # ast.unparse differs between versions
-
-
-def _api_reference_kept(root: Path, package: Path, digest: str) -> str:
-    """The reference of `package`, kept in the user's cache under `digest` (of its files, the
-    code that reads them and the Python version), so a later `acp-docs check` reads it back."""
-    folder = cachedir.cache_dir("api-reference")
-    kept = folder / f"{digest}.md" if folder else None
-    if kept is not None and kept.is_file() and not kept.is_symlink():
-        try:
-            os.utime(kept)  # in use: the last to be cleared away
-            return kept.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            pass
-    text = apiref.render(apiref.modules(root, package))
-    if folder is not None and kept is not None:
-        try:
-            write_atomic(kept, text)
-            for old in sorted(folder.glob("*.md"), key=lambda p: p.stat().st_mtime)[
-                :-_KEPT_REFERENCES
-            ]:
-                old.unlink(missing_ok=True)
-        except (OSError, UsageError):
-            pass  # a cache only saves time
-    return text
-
-
 REGISTRY: dict[str, Handler] = {
     "recent-changes": _recent_changes,
     "rfd-index": _rfd_index,
@@ -140,7 +92,6 @@ REGISTRY: dict[str, Handler] = {
     "wire-rules": _wire_rules,
     "fixtures": _fixtures,
     "demo": _demo,
-    "api-reference": _api_reference,
 }
 """Every marker by name: what it expands to."""
 

@@ -26,7 +26,7 @@ from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import prose
-from acp_docs.mkdocs import links, markers, proposal, rfdheader
+from acp_docs.mkdocs import apipages, links, markers, proposal, rfdheader
 from acp_docs.mkdocs.state import BuildState
 from acp_docs.patches import themefix
 from acp_docs.patches.pagerender import RenderCache
@@ -83,6 +83,7 @@ def prepare(state: BuildState, markdown: str, page: Any, renders: RenderCache | 
         page.meta.pop("title", None)
     _vet_meta(page, ours, loaded.rfd_of(page.file) is not None)
     state.links.clear()
+    state.api.current = page.file.src_uri
     if renders is not None:
         renders.install(page, state.render_context, state.links)
     return markers.expand(state, markdown, page)
@@ -131,6 +132,8 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
         for finding in found:
             state.report(finding)
     links.check_page(state, page, files, shown, text)
+    for finding in apipages.refusals(shown, text, content):
+        state.report(finding)
     view = PageView(shown, text, content)
     for registered in state.checks.values():
         if registered.page is not None:
@@ -140,7 +143,10 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
     if rfd is not None:
         content = _with_header(state, content, rfd, page, files)
     content = _with_proposal_notice(state, content, page, files, shown, text)
-    published, outside = sanitize.review(content)
+    if page.file.src_uri in state.api.allowed:
+        published, outside = apipages.reviewed(content)
+    else:
+        published, outside = sanitize.review(content)
     state.clock.stop()
     # A Markdown link's unsafe scheme is the links check's finding, at the same place.
     schemes = {
@@ -153,7 +159,9 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
                 " Markdown (docs/tooling/checks.md#what-a-page-may-hold)"
             )
             state.report(Finding(shown, line, col, "build", message, "build/not-allowed"))
-    if state.serving:
+    if page.file.src_uri in state.api.allowed:
+        pass  # generated from docstrings: not a source `.pyspelling.yml` spells
+    elif state.serving:
         state.page_words[shown] = memo.remembered(
             f"words:{shown}", content, lambda: prose.words(content)
         )

@@ -38,9 +38,16 @@ from acp_docs.checks import registry
 from acp_docs.core import cachedir
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.mkdocs import links, load, pages, servefail, sitefiles
-from acp_docs.mkdocs.state import BuildState
-from acp_docs.patches import folderlinks, pagerender, renderspeed, servewatch, themefix
+from acp_docs.mkdocs import apipages, links, load, pages, servefail, sitefiles
+from acp_docs.mkdocs.state import BuildState, Link
+from acp_docs.patches import (
+    apirender,
+    folderlinks,
+    pagerender,
+    renderspeed,
+    servewatch,
+    themefix,
+)
 from acp_docs.policy import csp
 from acp_docs.reporters import page as page_report
 
@@ -62,6 +69,7 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         """True under `mkdocs serve`: findings are then shown on the pages too."""
         self._state: BuildState | None = None
         self._renders = pagerender.RenderCache()
+        self._api = apirender.ApiRenders()
         self._patches = ExitStack()
         self._repair_theme = True
 
@@ -113,11 +121,13 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         self._repair_theme = themefix.PATCH.usable()
         load.load(state, Path(config.config_file_path).resolve().parent)
         config.markdown_extensions.append(links.LinkExtension(state.links))
+        config.markdown_extensions.append(apipages.AutodocGuard(state.api))
         return config
 
     def on_files(self, files: Files, config: Any) -> Files:
         """Add the RFD sources and the published schema files to the build."""
         files = sitefiles.vet_and_add(self.state, files, config)
+        self.state.api.add_to(files, config, self.state.repo.root)
         if self.serving and pagerender.PATCH.usable():
             self.state.render_context = pagerender.context_key(config, files)
         return files
@@ -130,6 +140,8 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         """Escape the page's titles, keep the metadata it may set, then replace its markers."""
         state = self.state
         renders = self._renders if state.render_context is not None else None
+        if apipages.keep_rendering(state.api, self._api, page, config, (state.links, Link)):
+            renders = None  # kept by its sources instead
         return pages.prepare(state, markdown, page, renders)
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Files) -> str:

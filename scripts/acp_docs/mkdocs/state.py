@@ -22,6 +22,7 @@ from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.mkdocs import site
+from acp_docs.mkdocs.apipages import ApiPages
 from acp_docs.reporters import mkdocs_log
 from acp_docs.rfds import model as rfds
 from acp_docs.schema.changes import MergeRefused
@@ -103,6 +104,8 @@ class BuildState:
     owned: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Per RFD slug, the docs pages that name it in front matter (set by `on_files`)."""
     render_context: Any = None
+    api: ApiPages = field(default_factory=ApiPages)
+    """The generated API pages, and the page being rendered (for the `:::` guard)."""
     clock: mdlimits.RenderClock = field(default_factory=mdlimits.RenderClock)
     _reported: set[tuple[str, int, int, str]] = field(default_factory=set)
 

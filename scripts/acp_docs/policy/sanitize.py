@@ -36,11 +36,19 @@ ELEMENTS = frozenset(
     | {"h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "label", "li", "mark", "ol", "p"}
     | {"pre", "q", "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table"}
     | {"tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr"}
+    | {"autoref"}
 )
-"""Elements of Markdown and of the configured extensions, and of the plugin's own sections."""
+"""Elements of Markdown and of the configured extensions, and of the plugin's own sections.
+
+`autoref` is mkdocs-autorefs' placeholder (its `[text][identifier]` syntax and
+mkdocstrings' cross-references): once every page is rendered, autorefs makes
+each a link to the page that documents the identifier, or leaves its text.
+"""
 GLOBAL_ATTRIBUTES = frozenset({"class", "id", "title", "role", "aria-label", "aria-hidden"})
 ELEMENT_ATTRIBUTES: dict[str, frozenset[str]] = {
     "a": frozenset({"href", "name"}),
+    "autoref": frozenset({"identifier", "optional", "hover", "slug", "filepath", "lineno"})
+    | frozenset({"origin", "backlink-type", "backlink-anchor"}),
     "col": frozenset({"span"}),
     "details": frozenset({"open"}),
     "div": frozenset({"data-tabs"}),
@@ -64,13 +72,14 @@ CLASSES = frozenset(
     | {"note", "abstract", "summary", "tldr", "info", "todo", "tip", "hint", "important"}
     | {"success", "check", "done", "question", "help", "faq", "warning", "caution"}
     | {"attention", "failure", "fail", "missing", "danger", "error", "bug", "example"}
-    | {"quote", "cite"}
+    | {"quote", "cite", "doc", "first"}
 )
 """Classes of Markdown's extensions and Material's content features, by name."""
 CLASS_PATTERN = re.compile(
     r"acp-[a-z0-9_-]{1,64}"  # the plugin's and the site's own styles
     r"|language-[A-Za-z0-9_+#.-]{1,40}"  # a code block's language
     r"|[a-z]{1,3}[0-9]?(?:-[A-Z][A-Za-z]{0,30}){0,4}"  # Pygments token classes
+    r"|doc(?:-[a-z0-9]{1,30}){1,3}"  # mkdocstrings' API pages (doc-heading, doc-symbol-class)
 )
 ID_PATTERN = re.compile(
     r"[A-Za-z0-9][A-Za-z0-9_:.-]{0,127}|__codelineno-[0-9]{1,6}-[0-9]{1,6}|__tabbed_[0-9]{1,6}_[0-9]{1,6}"
@@ -226,10 +235,15 @@ def _cleaner() -> Callable[[str], str]:
 def _shape(html: str) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     """Each element (below the parser's own html/head/body) with its attributes, in order."""
     return [
-        (node.tag or "", tuple(sorted((k, v or "") for k, v in node.attributes.items())))
+        (node.tag or "", tuple(sorted((k, _value(k, v)) for k, v in node.attributes.items())))
         for node in _elements(html)
         if node.tag not in _SYNTHETIC and node.tag != "-comment"
     ]
+
+
+def _value(name: str, value: str | None) -> str:
+    """An attribute's value as it counts: a class list's spacing does not (the sanitizer trims)."""
+    return " ".join(value.split()) if name == "class" and value else value or ""
 
 
 def review(html: str) -> tuple[str, list[Problem]]:

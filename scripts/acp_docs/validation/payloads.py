@@ -95,7 +95,7 @@ def fixture_files(root: Path, protocol: str) -> dict[str, list[Path]]:
 
 
 def check_fixtures(root: Path, schemas: SchemaSet) -> list[Finding]:
-    """Each fixture in schema/examples/<version>/<kind>/ must be classified as its folder says."""
+    """Each fixture in `schema/examples/<version>/<kind>/` must be classified as its folder says."""
     findings: list[Finding] = []
     for protocol in schemas.versions:
         for kind, paths in fixture_files(root, protocol).items():
