@@ -1,34 +1,35 @@
-"""The work of the `spell` check: Aspell over the prose readers see, on the rendered pages.
+"""The work of the `spell` check: pyspelling over the prose readers see, on the rendered pages.
 
-`.pyspelling.yml` stays the configuration (which files, Aspell's language, the
-word list), so `pyspelling` by hand checks the same files. The check itself
-does not render anything again: the build hands over each page's words
-(`acp_docs.markdown.prose`), Aspell runs once per task over the distinct words, and
-each unknown word is reported at its first place in the file. Nothing is
-written in the repository. The config's Markdown extensions must be those of
-mkdocs.yml, so a hand run of pyspelling sees the pages as readers do.
+`.pyspelling.yml` is the configuration (which files, Aspell's language, the
+word lists, the filters), read as data and vetted here. The check does not
+render anything again: the build hands over each page's HTML, pyspelling's
+own filters read its words and pyspelling's Aspell run judges them, once per
+task over the distinct words (`acp_docs.checks.pyspell`); each unknown word
+is reported at its first place in the file (`acp_docs.markdown.prose`).
+Nothing is written in the repository. The config's Markdown extensions must
+be those of mkdocs.yml, so a hand run of `pyspelling -c .pyspelling.yml`
+reads the pages as readers see them and reports the same words.
 """
 
 from __future__ import annotations
 
 import re
-import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wcmatch import glob
 
+from acp_docs.checks import pyspell
 from acp_docs.config.repo import Repo
-from acp_docs.core import memo, runner
+from acp_docs.core import runner
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import prose
 from acp_docs.markdown.blocks import extension_entries
 from acp_docs.sources import filetree
-from acp_docs.sources.textfile import UnreadableFile, line_of, read_text
+from acp_docs.sources.textfile import UnreadableFile, line_of, read_bytes, read_text
 from acp_docs.sources.yamlfile import load_with_lines
 
 NAME = "spell"
@@ -103,15 +104,57 @@ def check_shape(config: Any, lines: dict[str, int]) -> None:
         for number, step in enumerate(pipeline):
             here = f"{at}/pipeline/{number}"
             if isinstance(step, str):
-                continue
-            if not isinstance(step, dict) or len(step) != 1:
+                _filter, options = step, None
+            elif not isinstance(step, dict) or len(step) != 1:
                 bad(here, f"task {name!r}: a pipeline step is a filter name or one `name: options`")
-            ((_filter, options),) = step.items()
+            else:
+                ((_filter, options),) = step.items()
+            if _filter not in pyspell.KNOWN_FILTERS:
+                bad(
+                    here,
+                    f"task {name!r}: filter {_filter!r} is not one the check runs"
+                    f" ({', '.join(sorted(pyspell.KNOWN_FILTERS))}); pyspelling would import it",
+                )
             if options is not None and not isinstance(options, dict):
                 bad(here, f"task {name!r}: the options of filter {_filter!r} must be a mapping")
             extensions = (options or {}).get("markdown_extensions")
             if extensions is not None and not isinstance(extensions, list):
                 bad(f"{here}/{_filter}/markdown_extensions", "`markdown_extensions` must be a list")
+            if _filter == pyspell.HTML_FILTER:
+                for key, value in (options or {}).items():
+                    if not _html_option(key, value):
+                        bad(
+                            f"{here}/{_filter}/{key}",
+                            f"task {name!r}: html option {key!r} is not one the check passes on"
+                            " (comments: a boolean; attributes, ignores, captures: lists of text)",
+                        )
+
+
+_ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9_:-]{0,40}")
+
+
+def _html_option(key: Any, value: Any) -> bool:
+    kind = pyspell.HTML_OPTIONS.get(str(key))
+    if kind is bool:
+        return isinstance(value, bool)
+    if kind is not list or not _string_list(value) or len(value) > 64:
+        return False
+    if key == "attributes":
+        return all(_ATTRIBUTE.fullmatch(item) for item in value)
+    return all(0 < len(item) <= 200 for item in value)
+
+
+def _html_step(task: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
+    """The task's html filter options (None: no html step); True when it takes URLs out."""
+    html: dict[str, Any] | None = None
+    urls = False
+    for step in task.get("pipeline") or []:
+        name, options = (step, None) if isinstance(step, str) else next(iter(step.items()))
+        if name == pyspell.HTML_FILTER:
+            html = dict(options or {})
+        elif name == pyspell.URL_FILTER:
+            urls = True
+    return html, urls
 
 
 def _markdown_extensions(task: dict[str, Any]) -> list[Any] | None:
@@ -178,25 +221,30 @@ def _vetted_sources(repo: Repo, tree: filetree.Scan, patterns: Any) -> list[str]
 
 
 _OPTION_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,30}")
-_ASPELL_OPTIONS = {"lang": "--lang", "d": "--master", "master": "--master"}
+_ASPELL_OPTIONS = frozenset({"lang", "d", "master"})
 
 
 @dataclass
 class Task:
-    """One spelling task of the config: which files, which Aspell options, which word lists."""
+    """One spelling task of the config: its files, Aspell options, word lists and filters."""
 
     name: str
     sources: list[str]
-    options: list[str]
+    aspell: dict[str, str]
     wordlists: list[str]
+    html_options: dict[str, Any] | None = None
+    urls: bool = True
 
 
-def _aspell_options(task: dict[str, Any], lines: dict[str, int], at: str) -> list[str]:
+def _aspell_options(task: dict[str, Any], lines: dict[str, int], at: str) -> dict[str, str]:
     options = task.get("aspell") or {}
-    out = []
+    out = {}
     for key, value in options.items():
-        flag = _ASPELL_OPTIONS.get(str(key))
-        if flag is None or not isinstance(value, str) or not _OPTION_VALUE.fullmatch(value):
+        if (
+            str(key) not in _ASPELL_OPTIONS
+            or not isinstance(value, str)
+            or not _OPTION_VALUE.fullmatch(value)
+        ):
             raise LocatedError(
                 CONFIG,
                 _where(lines, f"{at}/aspell/{key}"),
@@ -204,7 +252,7 @@ def _aspell_options(task: dict[str, Any], lines: dict[str, int], at: str) -> lis
                 f"aspell option {key!r}: {value!r} of task {task['name']!r} is not supported"
                 " (lang and d, with plain names, are)",
             )
-        out.append(f"{flag}={value}")
+        out[str(key)] = value
     return out
 
 
@@ -216,12 +264,15 @@ def tasks(repo: Repo) -> tuple[list[Task], list[Finding]]:
     out = []
     for index, task in enumerate(config["matrix"]):
         dictionary = task.get("dictionary") or {}
+        html, urls = _html_step(task)
         out.append(
             Task(
                 task["name"],
                 _vetted_sources(repo, tree, task["sources"]),
                 _aspell_options(task, lines, f"/matrix/{index}"),
                 _vetted_sources(repo, tree, dictionary.get("wordlists")),
+                html,
+                urls,
             )
         )
     return out, findings
@@ -234,54 +285,27 @@ def preflight(repo: Repo) -> None:
 
 
 def unknown_words(repo: Repo, task: Task, words: set[str]) -> set[str]:
-    """The words Aspell does not know, with the task's word lists: one Aspell run."""
+    """The words Aspell does not know with the task's word lists: one pyspelling run, or none
+    when every word has a kept verdict."""
     if not words:
         return set()
     aspell = runner.require("aspell", "Aspell", INSTALL_HINT)
-    known: list[str] = []
-    for rel in task.wordlists:
-        known += [w.strip() for w in read_text(repo.root / rel, rel).split("\n") if w.strip()]
-    with tempfile.TemporaryDirectory(prefix="acp-docs-spell-") as tmp:
-        personal = Path(tmp) / "words.pws"
-        personal.write_text(
-            "personal_ws-1.1 en 0 utf-8\n" + "".join(f"{w}\n" for w in known), encoding="utf-8"
-        )
-        result = runner.run(
-            "aspell",
-            [aspell, "list", *task.options, "--encoding=utf-8", f"--personal={personal}"],
-            cwd=repo.root,
-            fix=f"check the aspell options of {CONFIG} and {WORDLIST}, or run `make setup`",
-            timeout=120,
-            stdin="".join(f"{w}\n" for w in sorted(words)),
-        )
-    return {line.strip() for line in result.stdout.splitlines() if line.strip()} & words
-
-
-def remembered_unknown_words(repo: Repo, task: Task, words: set[str]) -> set[str]:
-    """`unknown_words`, asking Aspell only about words it has not judged with these word lists.
-
-    While serving, a rebuild after an edit sends Aspell the new words alone.
-    """
-    key = (tuple(task.options), memo.digest_of(repo.root / rel for rel in task.wordlists))
-    verdicts: dict[str, bool] = memo.remembered(f"spelling:{task.name}", key, dict)
-    new = words - verdicts.keys()
-    if new:
-        unknown = unknown_words(repo, task, new)
-        verdicts.update((word, word in unknown) for word in new)
-    return {word for word in words if verdicts[word]}
+    lists = [(rel, read_bytes(repo.root / rel, rel)) for rel in task.wordlists]
+    return pyspell.unknown_words(repo.root, task.name, task.aspell, lists, words, aspell)
 
 
 def findings_for(
-    repo: Repo,
-    task: Task,
-    page_words: dict[str, set[str]],
-    sources: dict[str, str],
-    judge: Callable[[Repo, Task, set[str]], set[str]] = unknown_words,
+    repo: Repo, task: Task, page_html: dict[str, str], sources: dict[str, str]
 ) -> list[Finding]:
     """A finding for each unknown word of each file, at its first place in the source."""
     named = set(task.sources)
-    chosen = {path: found for path, found in page_words.items() if path in named}
-    unknown = judge(repo, task, set().union(*chosen.values()) if chosen else set())
+    reader = pyspell.PageWords(task.html_options, task.urls)
+    chosen = {
+        path: reader.words(prose.without_generated(html))
+        for path, html in page_html.items()
+        if path in named
+    }
+    unknown = unknown_words(repo, task, set().union(*chosen.values()) if chosen else set())
     findings = []
     for path in sorted(chosen):
         mine = chosen[path] & unknown
@@ -304,19 +328,19 @@ def findings_for(
 
 
 def check_pages(
-    repo: Repo, page_words: dict[str, set[str]], sources: dict[str, str], render: Any
+    repo: Repo, page_html: dict[str, str], sources: dict[str, str], render: Any
 ) -> list[Finding]:
-    """Spelling of the pages one build rendered (`page_words`, by source path), every task.
+    """Spelling of the pages one build rendered (`page_html`, by source path), every task.
 
     A file a task names that is not a page of the site (README.md) is rendered
-    with `render`, the site's Markdown engine. Aspell runs once per task.
+    with `render`, the site's Markdown engine.
     """
     all_tasks, findings = tasks(repo)
-    words = dict(page_words)
+    html = dict(page_html)
     texts = dict(sources)
     for task in all_tasks:
         for rel in task.sources:
-            if rel in words:
+            if rel in html:
                 continue
             try:
                 texts[rel] = read_text(repo.root / rel, rel)
@@ -327,22 +351,22 @@ def check_pages(
             if too_much is not None:
                 where = (too_much.line, too_much.col)
                 findings.append(Finding(rel, *where, NAME, too_much.message, "spell/too-complex"))
-                words[rel] = set()
+                html[rel] = ""
                 continue
-            words[rel] = prose.words(render(texts[rel]))
-        findings += findings_for(repo, task, words, texts)
+            html[rel] = render(texts[rel])
+        findings += findings_for(repo, task, html, texts)
     return sorted(set(findings))
 
 
 def check_served_pages(
-    repo: Repo, page_words: dict[str, set[str]], sources: dict[str, str]
+    repo: Repo, page_html: dict[str, str], sources: dict[str, str]
 ) -> list[Finding]:
     """Spelling of the pages a `mkdocs serve` build rendered, with the check's dictionary.
 
     Files that are no page (README.md) wait for `acp-docs check`; words
-    already judged are not sent to Aspell again.
+    already judged are not asked again.
     """
     all_tasks, findings = tasks(repo)
     for task in all_tasks:
-        findings += findings_for(repo, task, page_words, sources, remembered_unknown_words)
+        findings += findings_for(repo, task, page_html, sources)
     return sorted(set(findings))

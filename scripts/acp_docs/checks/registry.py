@@ -56,10 +56,10 @@ class PageView:
 
 @dataclass(frozen=True)
 class Pages:
-    """What the site build hands to `Check.after_build` hooks: every rendered page's prose."""
+    """What the site build hands to `Check.after_build` hooks: every rendered page."""
 
-    words: Mapping[str, set[str]]
-    """The distinct words of each page's prose, by the page's path."""
+    html: Mapping[str, str]
+    """Each page's content as the build rendered it (before the allowlist), by the page's path."""
     sources: Mapping[str, str]
     """Each page's Markdown as written, by the page's path."""
     serving: bool = False

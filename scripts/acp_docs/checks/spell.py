@@ -1,7 +1,8 @@
-"""The `spell` check: the prose readers see, spell-checked with Aspell after the one build.
+"""The `spell` check: the prose readers see, spell-checked by pyspelling after the one build.
 
-The build hands over the words of every page it rendered (`Pages`); the work
-is `acp_docs.checks.aspell`, imported only when the check runs.
+The build hands over every page it rendered (`Pages`); the work is
+`acp_docs.checks.aspell` and `acp_docs.checks.pyspell`, imported only when the
+check runs.
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ def _after_build(repo: Any, pages: Pages) -> list[Any]:
         from acp_docs.markdown.blocks import renderer
 
         render = renderer(repo.config)
-        return aspell.check_pages(repo, dict(pages.words), dict(pages.sources), render)
+        return aspell.check_pages(repo, dict(pages.html), dict(pages.sources), render)
     try:
-        return aspell.check_served_pages(repo, dict(pages.words), dict(pages.sources))
+        return aspell.check_served_pages(repo, dict(pages.html), dict(pages.sources))
     except UsageError as exc:
         message = f"spelling is not checked while serving: {exc}"
         return [Finding(aspell.CONFIG, 1, 1, NAME, message, "spell/unavailable")]

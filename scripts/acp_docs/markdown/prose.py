@@ -1,11 +1,10 @@
-"""The prose a reader sees on a rendered page, and where each of its words stands in the source.
+"""Where a word of the prose stands in the Markdown source, and what of a page is generated.
 
-`words` reads a page's HTML as the site renders it (tabs, admonitions and
-tables included) and keeps its visible text and `title`/`alt` attributes, but
-not code, keyboard keys, permalink signs, URLs or what the build generated
-(between `<!-- acp-docs:generated -->` and `<!-- acp-docs:end -->`). `places`
-finds the first line and column of each word in the Markdown source, outside
-front matter and code, in one pass.
+pyspelling's filters read the words of a rendered page (`acp_docs.checks.pyspell`);
+`without_generated` first takes out what the build generated (between
+`<!-- acp-docs:generated -->` and `<!-- acp-docs:end -->`). `places` finds the
+first line and column of each word in the Markdown source, outside front
+matter and code, in one pass.
 """
 
 from __future__ import annotations
@@ -13,9 +12,7 @@ from __future__ import annotations
 import re
 
 from acp_docs.core.escaping import code_spans
-from acp_docs.markdown import markers
 from acp_docs.markdown.fences import code_lines, fence_title, front_matter_end
-from acp_docs.markdown.htmlscan import Attrs, ElementParser
 
 _GENERATED, _END = "generated", "end"
 GENERATED_OPEN = f"<!-- acp-docs:{_GENERATED} -->"
@@ -23,72 +20,25 @@ GENERATED_CLOSE = f"<!-- acp-docs:{_END} -->"
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
 _URL = re.compile(r"(?:https?://|mailto:|www\.)\S+|\S+@\S+\.\w+")
-_CODE = re.compile(r"<(pre|code|kbd)\b[^>]*>.*?</\1\s*>", re.S | re.I)
-_SKIP_CLASSES = frozenset({"headerlink", "md-annotation__index"})
-_INLINE = frozenset(
-    {"a", "abbr", "b", "cite", "del", "em", "i", "ins", "mark", "q", "small", "span", "strong"}
-    | {"sub", "sup", "u"}
-)
 
 
-def tokens(text: str) -> list[str]:
-    """The words of a text, URLs and e-mail addresses left out."""
-    return _WORD.findall(_URL.sub(" ", text))
+def without_generated(html: str) -> str:
+    """A rendered page without what the build generated (the RFD header, marker sections):
+    its prose is spelled where it is written (front matter, the RFDs), not on each page.
 
-
-class _Prose(ElementParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.text: list[str] = []
-        self._skip: int | None = None
-        self._generated = False
-
-    def _shown_attributes(self, attrs: Attrs) -> None:
-        values = dict(attrs)
-        if self._skip is None and not self._generated:
-            for name in ("title", "alt"):
-                if values.get(name):
-                    self.text.append(" " + str(values[name]) + " ")
-
-    def void(self, tag: str, attrs: Attrs) -> None:
-        self._shown_attributes(attrs)
-
-    def opened(self, tag: str, attrs: Attrs) -> None:
-        self._shown_attributes(attrs)
-        classes = set((dict(attrs).get("class") or "").split())
-        if self._skip is None and (tag in ("script", "style") or classes & _SKIP_CLASSES):
-            self._skip = self.depth
-
-    def closed(self, tag: str) -> None:
-        if self._skip == self.depth:
-            self._skip = None
-        if tag not in _INLINE:
-            self.text.append(" ")
-
-    def handle_comment(self, data: str) -> None:
-        marker = markers.match_line(f"<!--{data}-->")
-        if marker is not None and marker.closed and not marker.args:
-            if marker.name == _GENERATED:
-                self._generated = True
-            elif marker.name == _END:
-                self._generated = False
-
-    def handle_data(self, data: str) -> None:
-        if self._skip is None and not self._generated:
-            self.text.append(data)
-
-
-def visible_text(html: str) -> str:
-    """The prose of a rendered page: what a reader reads, code and generated parts left out."""
-    parser = _Prose()
-    parser.feed(_CODE.sub(" ", html))
-    parser.close()
-    return "".join(parser.text)
-
-
-def words(html: str) -> set[str]:
-    """The distinct words of a rendered page's prose."""
-    return set(tokens(visible_text(html)))
+    One pass; an opening mark without its end hides the rest of the page.
+    """
+    out = []
+    at = 0
+    while (start := html.find(GENERATED_OPEN, at)) >= 0:
+        out.append(html[at:start])
+        end = html.find(GENERATED_CLOSE, start)
+        if end < 0:
+            return "".join(out)
+        out.append(" ")
+        at = end + len(GENERATED_CLOSE)
+    out.append(html[at:])
+    return "".join(out)
 
 
 def places(source: str, wanted: set[str]) -> dict[str, tuple[int, int]]:

@@ -159,14 +159,8 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
                 " Markdown (docs/tooling/checks.md#what-a-page-may-hold)"
             )
             state.report(Finding(shown, line, col, "build", message, "build/not-allowed"))
-    if page.file.src_uri in state.api.allowed:
-        pass  # generated from docstrings: not a source `.pyspelling.yml` spells
-    elif state.serving:
-        state.page_words[shown] = memo.remembered(
-            f"words:{shown}", content, lambda: prose.words(content)
-        )
-    else:
-        state.page_words[shown] = prose.words(content)
+    if page.file.src_uri not in state.api.allowed:  # docstrings: no source `.pyspelling.yml` names
+        state.page_html[shown] = content
     state.page_sources[shown] = text
     state.page_files[shown] = page.file
     return published

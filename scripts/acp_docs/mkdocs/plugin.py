@@ -86,9 +86,9 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         return self.state.findings
 
     @property
-    def page_words(self) -> dict[str, set[str]]:
-        """The distinct words of each rendered page's prose, by source path, for spelling."""
-        return self.state.page_words
+    def page_html(self) -> dict[str, str]:
+        """Each rendered page's content, by source path, for the checks after the build."""
+        return self.state.page_html
 
     @property
     def page_sources(self) -> dict[str, str]:
@@ -161,7 +161,7 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
             env.bytecode_cache = FileSystemBytecodeCache(str(folder))
         state = self.state
         if self.serving:
-            view = registry.Pages(state.page_words, state.page_sources, serving=True)
+            view = registry.Pages(state.page_html, state.page_sources, serving=True)
             for check in state.checks.values():
                 if check.after_build is not None:
                     self._after_build(check.name, check.after_build, view)

@@ -65,7 +65,7 @@ def build(root: Path, after: Sequence[str] = ()) -> dict[str, Any]:
             if plugin is None:
                 return {"error": f"mkdocs.yml does not enable the `{PLUGIN}` plugin (plugins:)"}
             findings: list[Finding] = list(plugin.findings)
-            pages = registry.Pages(plugin.page_words, plugin.page_sources)
+            pages = registry.Pages(plugin.page_html, plugin.page_sources)
             check_errors: dict[str, str] = {}
             for name in after:
                 hook = (

@@ -94,8 +94,8 @@ class BuildState:
     serving: bool
     loaded: Loaded | None = None
     findings: list[Finding] = field(default_factory=list)
-    page_words: dict[str, set[str]] = field(default_factory=dict)
-    """The distinct words of each page's prose, by source path, for spelling."""
+    page_html: dict[str, str] = field(default_factory=dict)
+    """Each rendered page's content, by source path, for the checks that run after the build."""
     page_sources: dict[str, str] = field(default_factory=dict)
     page_files: dict[str, File] = field(default_factory=dict)
     links: list[Link] = field(default_factory=list)

@@ -1,0 +1,115 @@
+"""`acp-docs check --only spell` and a hand run of `pyspelling -c .pyspelling.yml` agree."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from acp_docs.checks import aspell as spelling
+from acp_docs.config.repo import Repo
+
+from conftest import BIN, acp, no_traceback
+
+PLANTED = {
+    "prose": "Zorblaxian",
+    "tab": "Quintaprox",
+    "admonition": "Flembrigast",
+    "attribute": "Vortheneal",
+}
+PAGE = """# A page of planted words
+
+The Zorblaxian word stands in running text, beside `Codewordix` in code.
+
+=== "First tab"
+
+    The Quintaprox word stands in a content tab.
+
+=== "Second tab"
+
+    Nothing to see.
+
+!!! note "A note"
+
+    The Flembrigast word stands in an admonition.
+
+![Vortheneal picture](../assets/none.png)
+
+```text
+Fencedwordix stays in a code block.
+```
+"""
+
+
+def _checked(repo: Path) -> dict[str, tuple[str, int]]:
+    result = acp(["check", "--only", "spell", "--format", "json"], cwd=repo)
+    no_traceback(result)
+    found = {}
+    for finding in json.loads(result.stdout)["findings"]:
+        word = re.search(r"unknown word '([^']+)'", finding["message"])
+        assert word is not None, finding
+        found[word.group(1)] = (finding["path"], finding["line"])
+    return found
+
+
+def _hand_run(repo: Path) -> set[str]:
+    """The words a hand run of the pyspelling CLI reports, with the repository's own config."""
+    done = subprocess.run(
+        [str(BIN / "pyspelling"), "-c", ".pyspelling.yml"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    words, inside = set(), False
+    for line in done.stdout.splitlines():
+        if line.startswith("-" * 20):
+            inside = not inside
+        elif inside and line.strip():
+            words.add(line.strip())
+    return words
+
+
+@pytest.mark.build
+def test_the_check_and_a_hand_run_of_pyspelling_report_the_same_words(
+    repo_copy: Path, aspell: None
+) -> None:
+    page = repo_copy / "docs" / "planted.md"
+    page.write_text(PAGE, encoding="utf-8")
+    nav = repo_copy / "mkdocs.yml"
+    nav.write_text(
+        nav.read_text(encoding="utf-8").replace(
+            "  - Home: index.md\n", "  - Home: index.md\n  - Planted: planted.md\n"
+        ),
+        encoding="utf-8",
+    )
+    checked = _checked(repo_copy)
+    assert set(checked) == set(PLANTED.values()), checked
+    lines = PAGE.split("\n")
+    for word, (path, line) in checked.items():
+        assert path == "docs/planted.md" and word in lines[line - 1], (word, line)
+    assert _hand_run(repo_copy) == set(checked)
+
+
+def test_a_filter_pyspelling_would_import_is_refused_at_its_line(tmp_path: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    config = tmp_path / ".pyspelling.yml"
+    config.write_text(
+        "matrix:\n  - name: x\n    sources: ['*.md']\n    pipeline:\n"
+        "      - pyspelling.filters.html:\n          ignores: [code]\n"
+        "      - os:\n          x: 1\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(Exception, match=r"\.pyspelling\.yml:7:1: .*filter 'os' is not one"):
+        spelling.tasks(Repo.load(tmp_path))
+    config.write_text(
+        "matrix:\n  - name: x\n    sources: ['*.md']\n    pipeline:\n"
+        "      - pyspelling.filters.html:\n          ignores: 3\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(Exception, match=r"\.pyspelling\.yml:6:1: .*html option 'ignores'"):
+        spelling.tasks(Repo.load(tmp_path))
