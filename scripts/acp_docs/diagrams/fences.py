@@ -4,9 +4,9 @@ A drawn diagram leaves the Markdown as one placeholder word, inside the
 generated-section comments (so spelling passes over it), which the plugin
 swaps for the published figure after the page has passed the allowlist. The
 word holds a secret made once per process, so a page cannot write one. A
-diagram that is not drawn stays as written: the page shows its text as code
-(a `language-mermaid` block, which Material's Mermaid loader does not touch:
-it looks for `pre.mermaid`).
+diagram that is not drawn stays as written: the page shows its text as a
+plain code block, which Material's Mermaid loader does not touch (it looks
+for `pre.mermaid`).
 """
 
 from __future__ import annotations
