@@ -81,7 +81,7 @@ def _diagram_pages(site: Path) -> list[str]:
         for p in site.rglob("index.html")
         if "assets" not in p.parts
         and p.parent != site
-        and '<figure class="acp-diagram">' in p.read_text(encoding="utf-8")
+        and '<figure class="acp-diagram"' in p.read_text(encoding="utf-8")
     )
 
 

@@ -132,7 +132,11 @@ class Publisher:
             found.append(Problem(fence_line, "diagrams/not-allowed", message))
             return Outcome(None, found, words)
         self.rules[ident] = made.css
-        return Outcome(f'<figure class="acp-diagram">{made.svg}</figure>', found, words, ident)
+        # A figure narrower than its drawing scrolls: keyboard users reach it too, by its name.
+        named = re.search(r'<svg[^>]* aria-labelledby="([^"]+)"', made.svg)
+        label = f' aria-labelledby="{named.group(1)}"' if named else ""
+        figure = f'<figure class="acp-diagram" tabindex="0" role="group"{label}>{made.svg}</figure>'
+        return Outcome(figure, found, words, ident)
 
     def _drawn(self, text: str, ident: str) -> render.Drawn | render.Failure:
         key = hashlib.blake2b(f"{self._key}\0{text}".encode(), digest_size=20).hexdigest()
