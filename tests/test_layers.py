@@ -20,6 +20,7 @@ ORDER = (
     "patches",
     "markdown",
     "policy",
+    "diagrams",
     "schema",
     "rfds",
     "validation",

@@ -26,7 +26,7 @@ from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import prose
-from acp_docs.mkdocs import apipages, links, markers, proposal, rfdheader
+from acp_docs.mkdocs import apipages, diagrams, links, markers, proposal, rfdheader
 from acp_docs.mkdocs.state import BuildState
 from acp_docs.patches import themefix
 from acp_docs.patches.pagerender import RenderCache
@@ -86,7 +86,8 @@ def prepare(state: BuildState, markdown: str, page: Any, renders: RenderCache | 
     state.api.current = page.file.src_uri
     if renders is not None:
         renders.install(page, state.render_context, state.links)
-    return markers.expand(state, markdown, page)
+    expanded = markers.expand(state, markdown, page)
+    return diagrams.prepare(state, expanded, source_text(state, page) or markdown, page)
 
 
 def _vet_meta(page: Any, ours: bool, is_rfd: bool) -> None:
@@ -163,7 +164,7 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
         state.page_html[shown] = content
     state.page_sources[shown] = text
     state.page_files[shown] = page.file
-    return published
+    return diagrams.publish(state, published)
 
 
 def _with_header(state: BuildState, content: str, rfd: rfds.Rfd, page: Any, files: Files) -> str:

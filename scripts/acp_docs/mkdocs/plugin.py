@@ -38,7 +38,8 @@ from acp_docs.checks import registry
 from acp_docs.core import cachedir
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.mkdocs import apipages, links, load, pages, servefail, sitefiles
+from acp_docs.diagrams.publish import STYLESHEET
+from acp_docs.mkdocs import apipages, diagrams, links, load, pages, servefail, sitefiles
 from acp_docs.mkdocs.state import BuildState, Link
 from acp_docs.patches import (
     apirender,
@@ -122,6 +123,8 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         load.load(state, Path(config.config_file_path).resolve().parent)
         config.markdown_extensions.append(links.LinkExtension(state.links))
         config.markdown_extensions.append(apipages.AutodocGuard(state.api))
+        if STYLESHEET not in config.extra_css:
+            config.extra_css.append(STYLESHEET)  # written by on_post_build: the diagrams' styles
         return config
 
     def on_files(self, files: Files, config: Any) -> Files:
@@ -207,9 +210,14 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         return csp.apply(output_content) or output_content
 
     def on_post_build(self, *, config: Any) -> None:
-        """The build is done: undo the patches it applied."""
-        self._patches.close()
+        """The build is done: write the diagrams' style sheet, undo the patches it applied."""
+        try:
+            diagrams.write_stylesheet(self.state, config.site_dir)
+        finally:
+            self._patches.close()
 
     def on_build_error(self, *, error: Exception) -> None:
-        """The build failed: undo the patches it applied."""
+        """The build failed: stop the diagram renderer, undo the patches it applied."""
+        if self._state is not None:
+            diagrams.close(self._state)
         self._patches.close()

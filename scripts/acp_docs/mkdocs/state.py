@@ -20,6 +20,7 @@ from acp_docs.config.repo import Repo
 from acp_docs.core import memo
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
+from acp_docs.diagrams.publish import Publisher
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.mkdocs import site
 from acp_docs.mkdocs.apipages import ApiPages
@@ -107,6 +108,10 @@ class BuildState:
     api: ApiPages = field(default_factory=ApiPages)
     """The generated API pages, and the page being rendered (for the `:::` guard)."""
     clock: mdlimits.RenderClock = field(default_factory=mdlimits.RenderClock)
+    publisher: Publisher | None = None
+    """Draws and publishes the build's Mermaid diagrams (made at the first one)."""
+    figures: dict[str, str] = field(default_factory=dict)
+    """Each drawn diagram's placeholder word -> the figure the published page holds."""
     _reported: set[tuple[str, int, int, str]] = field(default_factory=set)
 
     @property

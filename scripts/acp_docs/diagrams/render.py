@@ -1,0 +1,168 @@
+"""The Chromium renderer, seen from the build: one worker process, each diagram with a deadline.
+
+`Renderer` starts `acp_docs.diagrams.worker` on the first diagram it is asked
+to draw (a build whose diagrams are all in the cache starts nothing) and keeps
+it for the rest of the build. Each diagram gets `TIMEOUT` seconds: a diagram
+that makes Mermaid loop, or a worker that dies, is that diagram's `Failure`,
+and the worker is stopped (its whole process group, Chromium included) and
+started again for the next one. A missing Chromium or Mermaid is a `Failure`
+saying how to fix it, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from acp_docs.core import runner
+
+TIMEOUT = 20.0
+"""Seconds one diagram may take to draw."""
+START_TIMEOUT = 60.0
+"""Seconds the worker may take to start Chromium and load Mermaid."""
+MERMAID_JS = Path("node_modules") / "@mermaid-js" / "tiny" / "dist" / "mermaid.tiny.js"
+"""The pinned Mermaid (package.json), relative to the checkout: what draws every diagram."""
+CHROMIUM_ENV = "ACP_DOCS_CHROMIUM"
+"""Names the Chromium to draw with; by default `chromium` (or `chromium-browser`) on PATH."""
+FIX = "run `make setup`, which installs Chromium and the pinned Mermaid (npm ci)"
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """Mermaid's SVG of one diagram, as XML."""
+
+    svg: str
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why one diagram was not drawn; `line` is the diagram's line Mermaid names (1-based)."""
+
+    message: str
+    line: int | None = None
+    lasting: bool = False
+    """True when the same text would fail again (Mermaid refused it): worth caching."""
+
+
+def chromium() -> str:
+    """The Chromium executable to draw with, or a ToolFailure saying how to install it."""
+    named = os.environ.get(CHROMIUM_ENV)
+    if named:
+        return runner.require(named, "Chromium", FIX)
+    for name in ("chromium", "chromium-browser"):
+        try:
+            return runner.require(name, "Chromium", FIX)
+        except runner.ToolFailure:
+            continue
+    raise runner.ToolFailure("Chromium", "`chromium` is not installed", FIX)
+
+
+class Renderer:
+    """Draws diagrams with the pinned Mermaid in one headless Chromium, started when needed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._process: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
+        self.started = 0
+        """How many workers this renderer started (tests count them)."""
+
+    def draw(self, diagram_id: str, text: str) -> Drawn | Failure:
+        """Mermaid's drawing of `text` with the id `diagram_id`, or why there is none."""
+        try:
+            process = self._worker()
+        except runner.ToolFailure as exc:
+            return Failure(f"the diagram is not drawn: {exc}")
+        request = json.dumps({"id": diagram_id, "text": text}).encode("utf-8") + b"\n"
+        try:
+            assert process.stdin is not None
+            process.stdin.write(request)
+            process.stdin.flush()
+        except OSError:
+            self.close()
+            return Failure(f"the diagram is not drawn: the renderer stopped; {FIX}")
+        answer = self._read_line(TIMEOUT)
+        if answer is None:
+            self.close()
+            return Failure(
+                f"Mermaid did not draw the diagram within {TIMEOUT:g} s and was stopped:"
+                " simplify the diagram"
+            )
+        if "svg" in answer and isinstance(answer["svg"], str):
+            return Drawn(answer["svg"])
+        line = answer.get("line")
+        return Failure(
+            f"Mermaid cannot draw the diagram: {answer.get('error', 'no reason given')}",
+            line if isinstance(line, int) and line > 0 else None,
+            lasting=True,
+        )
+
+    def _worker(self) -> subprocess.Popen[bytes]:
+        if self._process is not None and self._process.poll() is None:
+            return self._process
+        script = self.root / MERMAID_JS
+        if not script.is_file():
+            raise runner.ToolFailure("Mermaid", f"{MERMAID_JS} is missing", FIX)
+        argv = [sys.executable, "-m", "acp_docs.diagrams.worker", str(script), chromium()]
+        env = {**os.environ, **runner.PLAIN_ENV}
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        self._process = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
+        self._buffer = b""
+        self.started += 1
+        ready = self._read_line(START_TIMEOUT)
+        if ready is None or not ready.get("ready"):
+            self.close()
+            raise runner.ToolFailure("Chromium", "could not start to draw diagrams", FIX)
+        return self._process
+
+    def _read_line(self, timeout: float) -> dict[str, object] | None:
+        """The worker's next answer, or None when it takes longer than `timeout` or dies."""
+        process = self._process
+        if process is None or process.stdout is None:
+            return None
+        deadline = time.monotonic() + timeout
+        fd = process.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    return None
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    return None
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            return None
+        return answer if isinstance(answer, dict) else None
+
+    def close(self) -> None:
+        """Stop the worker and its Chromium, if one runs."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            process.kill()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                stream.close()
+        process.wait()
