@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from acp_docs.checks import aspell as spelling
+from acp_docs.checks import pyspell, pyspell_html
 from acp_docs.config.repo import Repo
+from acp_docs.markdown import prose
 
 from conftest import BIN, acp, no_traceback
 
@@ -113,3 +115,56 @@ def test_a_filter_pyspelling_would_import_is_refused_at_its_line(tmp_path: Path)
     )
     with pytest.raises(Exception, match=r"\.pyspelling\.yml:6:1: .*html option 'ignores'"):
         spelling.tasks(Repo.load(tmp_path))
+
+
+OPTIONS = {
+    "comments": False,
+    "attributes": ["title", "alt"],
+    "ignores": [":is(code, pre, kbd)", ".headerlink"],
+}
+
+
+@pytest.mark.build
+def test_the_projects_filter_reads_the_words_pyspellings_html_filter_reads(
+    built_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On every page of the site (the API pages are not spelled), word for word."""
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path))
+    ours = pyspell.PageWords(OPTIONS, True, pyspell.PROSE_FILTER)
+    theirs = pyspell.PageWords(OPTIONS, True, pyspell.HTML_FILTER)
+    pages = 0
+    for path in sorted(built_site.rglob("index.html")):
+        if "tooling/api/" in path.as_posix():
+            continue
+        article = re.search(r"<article[^>]*>(.*)</article>", path.read_text(), re.S)
+        if article is None:
+            continue
+        content = prose.without_generated(article.group(1))
+        assert ours.words(content) == theirs.words(content), path
+        pages += 1
+    assert pages > 10
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ({"mode": "xml"}, "option 'mode' is not one this filter takes"),
+        ({"comments": "no"}, "option 'comments' must be a boolean"),
+        ({"ignores": ["div > p"]}, "selector 'div > p': only tag, .class"),
+        ({"ignores": [":not(code)"]}, "selector ':not(code)'"),
+    ],
+)
+def test_the_projects_filter_refuses_what_it_does_not_read(options: dict, says: str) -> None:
+    assert says in (pyspell_html.options_problem(options) or "")
+    with pytest.raises((ValueError, KeyError)):
+        pyspell_html.get_plugin()(options)
+
+
+def test_the_projects_filter_keeps_prose_and_drops_what_is_not() -> None:
+    html = (
+        '<p>One <em>two</em><code>three</code></p><div class="headerlink">four</div>'
+        '<img alt="five" src="x.png"><!-- six --><script>seven()</script><p>eig<b>ht</b></p>'
+    )
+    assert pyspell_html.prose(html, OPTIONS).split() == ["One", "two", "five", "eight"]
+    with_comments = {**OPTIONS, "comments": True}
+    assert "six" in pyspell_html.prose(html, with_comments).split()

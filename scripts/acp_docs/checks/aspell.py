@@ -20,7 +20,7 @@ from typing import Any
 
 from wcmatch import glob
 
-from acp_docs.checks import pyspell
+from acp_docs.checks import pyspell, pyspell_html
 from acp_docs.config.repo import Repo
 from acp_docs.core import runner
 from acp_docs.core.errors import LocatedError, UsageError
@@ -120,6 +120,10 @@ def check_shape(config: Any, lines: dict[str, int]) -> None:
             extensions = (options or {}).get("markdown_extensions")
             if extensions is not None and not isinstance(extensions, list):
                 bad(f"{here}/{_filter}/markdown_extensions", "`markdown_extensions` must be a list")
+            if _filter == pyspell.PROSE_FILTER:
+                problem = pyspell_html.options_problem(options or {})
+                if problem is not None:
+                    bad(f"{here}/{_filter}", f"task {name!r}: {_filter}: {problem}")
             if _filter == pyspell.HTML_FILTER:
                 for key, value in (options or {}).items():
                     if not _html_option(key, value):
@@ -144,17 +148,19 @@ def _html_option(key: Any, value: Any) -> bool:
     return all(0 < len(item) <= 200 for item in value)
 
 
-def _html_step(task: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
-    """The task's html filter options (None: no html step); True when it takes URLs out."""
+def _html_step(task: dict[str, Any]) -> tuple[str, dict[str, Any] | None, bool]:
+    """The task's html filter and its options (None: no html step); True when it takes URLs
+    out."""
     html: dict[str, Any] | None = None
+    which = pyspell.PROSE_FILTER
     urls = False
     for step in task.get("pipeline") or []:
         name, options = (step, None) if isinstance(step, str) else next(iter(step.items()))
-        if name == pyspell.HTML_FILTER:
-            html = dict(options or {})
+        if name in (pyspell.HTML_FILTER, pyspell.PROSE_FILTER):
+            which, html = name, dict(options or {})
         elif name == pyspell.URL_FILTER:
             urls = True
-    return html, urls
+    return which, html, urls
 
 
 def _markdown_extensions(task: dict[str, Any]) -> list[Any] | None:
@@ -234,6 +240,7 @@ class Task:
     wordlists: list[str]
     html_options: dict[str, Any] | None = None
     urls: bool = True
+    html_filter: str = pyspell.PROSE_FILTER
 
 
 def _aspell_options(task: dict[str, Any], lines: dict[str, int], at: str) -> dict[str, str]:
@@ -264,7 +271,7 @@ def tasks(repo: Repo) -> tuple[list[Task], list[Finding]]:
     out = []
     for index, task in enumerate(config["matrix"]):
         dictionary = task.get("dictionary") or {}
-        html, urls = _html_step(task)
+        which, html, urls = _html_step(task)
         out.append(
             Task(
                 task["name"],
@@ -273,6 +280,7 @@ def tasks(repo: Repo) -> tuple[list[Task], list[Finding]]:
                 _vetted_sources(repo, tree, dictionary.get("wordlists")),
                 html,
                 urls,
+                which,
             )
         )
     return out, findings
@@ -299,7 +307,7 @@ def findings_for(
 ) -> list[Finding]:
     """A finding for each unknown word of each file, at its first place in the source."""
     named = set(task.sources)
-    reader = pyspell.PageWords(task.html_options, task.urls)
+    reader = pyspell.PageWords(task.html_options, task.urls, task.html_filter)
     chosen = {
         path: reader.words(prose.without_generated(html))
         for path, html in page_html.items()

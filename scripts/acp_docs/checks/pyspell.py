@@ -34,16 +34,20 @@ from acp_docs.core.errors import UsageError
 from acp_docs.sources.textfile import write_atomic
 
 HTML_FILTER = "pyspelling.filters.html"
+PROSE_FILTER = "acp_docs.checks.pyspell_html"
+"""This project's pyspelling filter: the html filter's job in one streaming pass."""
 URL_FILTER = "pyspelling.filters.url"
 KNOWN_FILTERS = frozenset(
-    {"pyspelling.filters.context", "pyspelling.filters.markdown", HTML_FILTER, URL_FILTER}
-    | {"pyspelling.filters.text"}
+    {"pyspelling.filters.context", "pyspelling.filters.markdown", HTML_FILTER, PROSE_FILTER}
+    | {URL_FILTER, "pyspelling.filters.text"}
 )
-"""The filters a task may name: the check runs the two after the Markdown step itself."""
+"""The filters a task may name: the check runs those after the Markdown step itself."""
 HTML_OPTIONS = {"comments": bool, "attributes": list, "ignores": list, "captures": list}
 """The html filter's options the check passes on (plain values; selectors are text)."""
 
 _VERSION = f"pyspelling={metadata.version('pyspelling')}"
+_OWN = hashlib.sha256(Path(__file__).with_name("pyspell_html.py").read_bytes()).hexdigest()[:16]
+"""The code of this project's filter: a change reads every page again."""
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
 """A word as the check counts it (Aspell splits the same text the same way)."""
 _KEPT_PAGES = 512
@@ -56,10 +60,13 @@ def _words_of(texts: Iterable[str]) -> set[str]:
 class PageWords:
     """The words pyspelling's filters find in rendered pages (a task's html and url steps)."""
 
-    def __init__(self, html_options: dict[str, Any] | None, urls: bool) -> None:
+    def __init__(
+        self, html_options: dict[str, Any] | None, urls: bool, html_filter: str = PROSE_FILTER
+    ) -> None:
         self.html_options = html_options
         self.urls = urls
-        self._key = repr((_VERSION, html_options, urls))
+        self.html_filter = html_filter
+        self._key = repr((_VERSION, _OWN, html_filter, html_options, urls))
         self._filters: tuple[Any, Any] | None = None
         self._seen: dict[str, set[str]] = {}
 
@@ -67,7 +74,10 @@ class PageWords:
         if self._filters is None:
             from pyspelling.filters import html, url
 
-            made = html.get_plugin()(dict(self.html_options or {}))
+            from acp_docs.checks import pyspell_html
+
+            module = pyspell_html if self.html_filter == PROSE_FILTER else html
+            made = module.get_plugin()(dict(self.html_options or {}))
             self._filters = (made, url.get_plugin()({}) if self.urls else None)
         return self._filters
 
