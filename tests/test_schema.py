@@ -395,3 +395,32 @@ def test_site_publishes_fragments_and_merged_schemas(built_site: Path, rfd_sourc
     assert 'href="prompt-suggestions/v1.json"' in downloads
     assert 'href="v2/schema.unstable.json">v2 unstable schema</a>' in downloads
     assert "@agentclientprotocol/sdk@" in downloads
+
+
+def test_kept_downloads_are_the_fresh_merge_and_a_changed_source_is_merged_again(
+    repo_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from acp_docs.config.repo import Repo
+    from acp_docs.mkdocs import site
+    from acp_docs.rfds import files as rfd_files
+    from acp_docs.rfds import model as rfds
+    from acp_docs.validation.schemaset import SchemaSet
+
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+
+    def made() -> tuple[list, list]:
+        repo = Repo.load(repo_copy)
+        sources = rfd_files.schema_sources(repo, rfds.load_all(repo))
+        schemas = SchemaSet.from_sources(repo_copy, sources)
+        return site.merged_downloads(repo_copy, sources, schemas), site.kept_downloads(
+            repo_copy, sources, schemas
+        )
+
+    fresh, first = made()
+    assert first == fresh and len(list((tmp_path / "cache" / "downloads").glob("*.json"))) == 1
+    assert made()[1] == fresh, "read back from the cache folder, the same"
+    (source,) = list((repo_copy / "schema").glob("*/source.yaml"))[:1]
+    text = source.read_text(encoding="utf-8")
+    source.write_text(text.replace("description: ", "description: Changed. ", 1), encoding="utf-8")
+    changed, kept = made()
+    assert kept == changed != fresh, "a changed source is merged again"

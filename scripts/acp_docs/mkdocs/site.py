@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import html
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from acp_docs.core import protocols
+from acp_docs.core import cachedir, memo, protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.escaping import literal, text_with_code
 from acp_docs.rfds.model import STATUSES, Rfd, revisions
 from acp_docs.schema import fragments, merge
 from acp_docs.schema.source import SchemaSource
 from acp_docs.sources import filetree
-from acp_docs.sources.textfile import load_json, read_text
+from acp_docs.sources.textfile import load_json, read_text, write_atomic
 from acp_docs.sources.yamlfile import load as load_yaml
 from acp_docs.validation.payloads import fixture_files
 from acp_docs.validation.schemaset import SchemaSet
@@ -110,6 +112,44 @@ def merged_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet
                 )
             )
     return out
+
+
+_CODE = Path(__file__).resolve().parent.parent
+"""The engine that merges (its own code is part of what a kept merge depends on)."""
+
+
+def kept_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet) -> list[Download]:
+    """`merged_downloads`, kept in the cache folder by what they are made of.
+
+    The key is the content of every input (each schema source, each pinned base,
+    the SDK's package.json), the sources' names and versions, and the engine's
+    own code: the same inputs in another checkout, or in the next `acp-docs
+    check`, give the same bytes without merging and writing them again.
+    """
+    inputs = [s.path for s in sources] + merge.base_inputs(root)
+    engine = sorted(_CODE.rglob("*.py"))
+    key = hashlib.sha256(
+        repr(
+            (
+                [(s.slug, s.shown, s.channel, tuple(s.versions)) for s in sources],
+                memo.digest_of(inputs, root),
+                memo.digest_of(engine, _CODE),
+            )
+        ).encode()
+    ).hexdigest()
+    folder = cachedir.cache_dir("downloads")
+    kept = folder / f"{key}.json" if folder else None
+    if kept is not None and kept.is_file() and not kept.is_symlink():
+        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+            data = json.loads(kept.read_text(encoding="utf-8"))
+            return [Download(**item) for item in data]
+    made = merged_downloads(root, sources, schemas)
+    if kept is not None:
+        with contextlib.suppress(OSError, UsageError):
+            write_atomic(kept, json.dumps([asdict(d) for d in made]))
+            for old in sorted(kept.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)[:-8]:
+                old.unlink(missing_ok=True)
+    return made
 
 
 def download_table(

@@ -53,7 +53,7 @@ class Loaded:
         return memo.remembered(
             "downloads",
             self.schema_key,
-            lambda: site.merged_downloads(self.repo.root, self.sources, schemas),
+            lambda: site.kept_downloads(self.repo.root, self.sources, schemas),
         )
 
     def rfd_of(self, file: File) -> rfds.Rfd | None:
