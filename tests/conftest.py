@@ -721,7 +721,8 @@ def _launch_tier(argv: list[str]) -> str | None:
     """`build` or `browser` when the command `argv` builds the site or starts a browser.
 
     A build: `mkdocs build|serve|gh-deploy`, the check's build child
-    (`-m acp_docs.mkdocs.sitebuild`), or `acp-docs check` unless `--only format`
+    (`-m acp_docs.mkdocs.sitebuild`), the diagram drawer a build starts
+    (`-m acp_docs.diagrams.worker`), or `acp-docs check` unless `--only format`
     (every other check comes out of the one build). A browser: Playwright's
     driver or a Chromium binary. The command may be wrapped
     (`unshare --net acp-docs check`), so every word is looked at.
@@ -729,8 +730,8 @@ def _launch_tier(argv: list[str]) -> str | None:
     words = [os.fsdecode(word) for word in argv]
     if "run-driver" in words:
         return "browser"
-    if "acp_docs.mkdocs.sitebuild" in words:
-        return "build"
+    if "acp_docs.mkdocs.sitebuild" in words or "acp_docs.diagrams.worker" in words:
+        return "build"  # a build draws its Mermaid diagrams in Chromium: part of building
     for index, word in enumerate(words):
         name, rest = os.path.basename(word), words[index + 1 :]
         if name == "mkdocs" and rest[:1] and rest[0] in _MKDOCS_BUILDS:

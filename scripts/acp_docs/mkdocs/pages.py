@@ -72,7 +72,6 @@ def prepare(state: BuildState, markdown: str, page: Any, renders: RenderCache | 
             Finding(shown, slow.line, slow.col, "build", slow.message, "build/too-complex")
         )
         markdown = NOT_RENDERED
-    state.clock.start(shown)
     if ours and not page.meta:
         # Front matter MkDocs could not read (the RFD lint says why) is not shown as text.
         unread = YAML_RE.match(markdown)  # front matter as MkDocs finds it
@@ -87,7 +86,11 @@ def prepare(state: BuildState, markdown: str, page: Any, renders: RenderCache | 
     if renders is not None:
         renders.install(page, state.render_context, state.links)
     expanded = markers.expand(state, markdown, page)
-    return diagrams.prepare(state, expanded, source_text(state, page) or markdown, page)
+    prepared = diagrams.prepare(state, expanded, source_text(state, page) or markdown, page)
+    # From here to `check_content`, the Markdown rendering: drawing diagrams (each with a
+    # deadline of its own, in another process) is not part of it.
+    state.clock.start(shown)
+    return prepared
 
 
 def _vet_meta(page: Any, ours: bool, is_rfd: bool) -> None:
