@@ -14,31 +14,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from test_readers_browser import NAVIGATE, RECORD_VIOLATIONS
+
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
 MODES = [("light", 1280), ("dark", 390)]
 SHOTS = Path(os.environ.get("ACP_DOCS_DIAGRAM_SHOTS", "/tmp/diagram-shots"))
 
-RECORD_VIOLATIONS = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(
-  `${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
-"""
-
-NAVIGATE = """(url) => new Promise((resolve) => {
-  const link = document.createElement("a");
-  link.href = url;
-  document.querySelector(".md-content").append(link);
-  let first = true;
-  const subscription = document$.subscribe(() => {
-    if (first) { first = false; return; }
-    setTimeout(() => { subscription.unsubscribe(); resolve(location.href); });
-  });
-  link.click();
-})"""
-
-# Each diagram: its accessible name and description, and the worst contrast of its text
-# (fill blended over the page's background) in the palette the page shows.
 REVIEW = """() => {
   const rgba = (text) => {
     const m = /rgba?\\(([^)]+)\\)/.exec(text || "");

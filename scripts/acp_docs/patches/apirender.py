@@ -29,13 +29,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, TableOfContents
 from mkdocs_autorefs import AutorefsPlugin
 from mkdocstrings import AutoDocProcessor
 
 from acp_docs.core import cachedir, memo
 from acp_docs.core.errors import UsageError
+from acp_docs.patches import pagerender
 from acp_docs.patches.pin import Patch, Target
 from acp_docs.sources.textfile import write_atomic
 
@@ -46,11 +46,7 @@ PATCH = Patch(
     __name__,
     PINNED,
     (
-        Target(
-            "mkdocs.structure.pages.Page.render",
-            lambda: Page.render,
-            "320529348f7a8af152073d0a3ab02960ccce91f9204716144e51b20931983cc6",
-        ),
+        pagerender.PATCH.targets[0],  # MkDocs's Page.render, the fields it sets
         Target(
             "mkdocs_autorefs.AutorefsPlugin.register_anchor",
             lambda: AutorefsPlugin.register_anchor,
