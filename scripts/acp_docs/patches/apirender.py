@@ -30,8 +30,6 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.toc import AnchorLink, TableOfContents
-from mkdocs_autorefs import AutorefsPlugin
-from mkdocstrings import AutoDocProcessor
 
 from acp_docs.core import cachedir, memo
 from acp_docs.core.errors import UsageError
@@ -41,6 +39,20 @@ from acp_docs.sources.textfile import write_atomic
 
 PINNED = {"mkdocs": "1.6.1", "mkdocstrings": "1.0.8", "mkdocs-autorefs": "1.4.5"}
 
+
+def _autorefs() -> Any:
+    """autorefs' plugin class, imported only when a pin is checked (a site may have no API)."""
+    from mkdocs_autorefs import AutorefsPlugin
+
+    return AutorefsPlugin
+
+
+def _mkdocstrings() -> Any:
+    import mkdocstrings
+
+    return mkdocstrings
+
+
 PATCH = Patch(
     "apirender",
     __name__,
@@ -49,12 +61,12 @@ PATCH = Patch(
         pagerender.PATCH.targets[0],  # MkDocs's Page.render, the fields it sets
         Target(
             "mkdocs_autorefs.AutorefsPlugin.register_anchor",
-            lambda: AutorefsPlugin.register_anchor,
+            lambda: _autorefs().register_anchor,
             "54fb9acd7d62b6c17a9c233989b7eaec1beda3236e1ab81eed8b13bc6b77b958",
         ),
         Target(
             "mkdocstrings.AutoDocProcessor._process_headings",
-            lambda: AutoDocProcessor._process_headings,
+            lambda: _mkdocstrings().AutoDocProcessor._process_headings,
             "ca9375960a643f42cbba4e4962a57ff008206b7cf89477727d62005a7144fa7f",
         ),
     ),
