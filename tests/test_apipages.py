@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import partial
 from pathlib import Path
@@ -235,3 +236,24 @@ def test_an_instruction_outside_the_api_pages_is_text_and_a_finding_at_its_line(
     html = _article((site / "tooling" / "writing" / "index.html").read_text())
     assert "::: json" in html and "doc-object" not in html and "doc-heading" not in html
     assert built.stderr.count("is mkdocstrings' instruction") == len(expected), "a warning each"
+
+
+@pytest.mark.build
+def test_a_link_or_fifo_in_the_package_generates_no_api_page_and_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    """griffe follows links and blocks on a FIFO: neither is read, each is named."""
+    repo = copy_repo(tmp_path, lean=False)
+    outside = tmp_path / "outside.py"
+    outside.write_text('"""A module outside the checkout: SECRETDOCXYZ."""\n')
+    (repo / "scripts" / "acp_docs" / "core" / "leak.py").symlink_to(outside)
+    os.mkfifo(repo / "scripts" / "acp_docs" / "core" / "stuck.py")
+    site = tmp_path / "site"
+    built = run(["mkdocs", "build", "--site-dir", str(site)], cwd=repo, timeout=120)
+    no_traceback(built)
+    said = built.stderr
+    assert "scripts/acp_docs/core/leak.py:1:1: a symbolic link: griffe would read it" in said
+    assert "scripts/acp_docs/core/stuck.py:1:1: not a regular file" in said
+    assert not (site / "tooling" / "api" / "core").exists()
+    assert (site / "tooling" / "api" / "index.html").is_file(), "the index page stays"
+    assert not [p for p in site.rglob("*.html") if "SECRETDOCXYZ" in p.read_text()]

@@ -419,6 +419,9 @@ def test_kept_downloads_are_the_fresh_merge_and_a_changed_source_is_merged_again
     fresh, first = made()
     assert first == fresh and len(list((tmp_path / "cache" / "downloads").glob("*.json"))) == 1
     assert made()[1] == fresh, "read back from the cache folder, the same"
+    (kept,) = (tmp_path / "cache" / "downloads").glob("*.json")
+    kept.write_text(json.dumps([{"path": 3}]), encoding="utf-8")
+    assert made()[1] == fresh, "a damaged cache entry is merged again"
     (source,) = list((repo_copy / "schema").glob("*/source.yaml"))[:1]
     text = source.read_text(encoding="utf-8")
     source.write_text(text.replace("description: ", "description: Changed. ", 1), encoding="utf-8")

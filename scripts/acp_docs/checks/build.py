@@ -23,6 +23,7 @@ CHECK = Check(
         "build/theme": "The theme's markup changed: update acp_docs/patches/themefix.py.",
         "build/autodoc": "Link to the API reference instead: its pages are generated from"
         " the package (docs/tooling/api/index.md).",
+        "build/api-source": "Make it a regular file of the package (no link, FIFO or giant file).",
     },
     docs="build",
     order=60,

@@ -19,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import html
+import os
 import re
+import stat
 from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +38,8 @@ from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.patches import apirender
 from acp_docs.policy import sanitize
-from acp_docs.sources.textfile import write_atomic
+from acp_docs.sources import filetree
+from acp_docs.sources.textfile import max_bytes, write_atomic
 
 PACKAGE = "acp_docs"
 """The engine's package, under `scripts/`."""
@@ -117,11 +120,28 @@ class ApiPages:
     sources: str = ""
     """A digest of the package's sources and of what renders them (`apirender.sources_key`)."""
 
-    def add_to(self, files: Files, config: Any, root: Path) -> None:
-        """Generate a page per package (when the site has the API index page and mkdocstrings)."""
+    def add_to(self, files: Files, config: Any, root: Path) -> list[Finding]:
+        """Generate a page per package (when the site has the API index page and mkdocstrings).
+
+        None when the package's folder holds anything griffe must not read
+        (`unreadable_sources`): each such entry is a finding instead.
+        """
         self.allowed = {}
         if files.get_file_from_path(INDEX) is None or "mkdocstrings" not in config["plugins"]:
-            return  # a site without mkdocstrings has the index page only
+            return []  # a site without mkdocstrings has the index page only
+        refused = unreadable_sources(root)
+        if refused:
+            return [
+                Finding(
+                    shown,
+                    1,
+                    1,
+                    "build",
+                    f"{why}: griffe would read it for the API pages, so none is generated",
+                    "build/api-source",
+                )
+                for shown, why in refused
+            ]
         self.sources = apirender.sources_key(root / "scripts" / PACKAGE, root)
         titles = {}
         for package in packages(root):
@@ -133,6 +153,39 @@ class ApiPages:
             self.allowed[path] = frozenset([package, *modules])
             titles[path] = package
         _add_to_nav(config, titles)
+        return []
+
+
+def unreadable_sources(root: Path) -> list[tuple[str, str]]:
+    """Each entry of `scripts/acp_docs` griffe must not read, as (path shown, why).
+
+    griffe reads every file and folder of the package it finds, following
+    links: a link (which may lead out of the checkout), a FIFO or device (a
+    read that never ends), or a file past the size limit is refused, as is a
+    package folder that is itself a link.
+    """
+    base = root / "scripts" / PACKAGE
+    refused = []
+    for folder in (root / "scripts", base):
+        if folder.is_symlink():
+            refused.append((filetree.shown(folder.relative_to(root).as_posix()), "a symbolic link"))
+    if refused or not base.is_dir():
+        return refused
+    limit = max_bytes()
+    for current, folders, names in os.walk(base, followlinks=False):
+        here = Path(current)
+        for name in [*folders, *names]:
+            path = here / name
+            shown = filetree.shown(path.relative_to(root).as_posix())
+            info = path.lstat()
+            if stat.S_ISLNK(info.st_mode):
+                refused.append((shown, "a symbolic link"))
+            elif not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
+                refused.append((shown, "not a regular file"))
+            elif stat.S_ISREG(info.st_mode) and info.st_size > limit:
+                refused.append((shown, f"larger than {limit:,} bytes"))
+        folders[:] = [f for f in folders if not (here / f).is_symlink()]
+    return refused
 
 
 def keep_rendering(

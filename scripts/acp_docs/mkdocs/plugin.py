@@ -130,7 +130,8 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
     def on_files(self, files: Files, config: Any) -> Files:
         """Add the RFD sources and the published schema files to the build."""
         files = sitefiles.vet_and_add(self.state, files, config)
-        self.state.api.add_to(files, config, self.state.repo.root)
+        for finding in self.state.api.add_to(files, config, self.state.repo.root):
+            self.state.report(finding)
         if self.serving and pagerender.PATCH.usable():
             self.state.render_context = pagerender.context_key(config, files)
         return files

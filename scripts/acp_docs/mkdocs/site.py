@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import html
 import json
@@ -118,6 +119,23 @@ _CODE = Path(__file__).resolve().parent.parent
 """The engine that merges (its own code is part of what a kept merge depends on)."""
 
 
+def _well_formed(data: Any) -> bool:
+    """True for kept downloads as `kept_downloads` writes them (a cache file may hold anything)."""
+    fields = {"path": str, "content": str, "version": str, "channel": str, "provenance": dict}
+    return isinstance(data, list) and all(
+        isinstance(item, dict)
+        and item.keys() == fields.keys()
+        and all(isinstance(item[name], kind) for name, kind in fields.items())
+        for item in data
+    )
+
+
+@functools.cache
+def _engine_digest() -> str:
+    """The running engine's code, read once a process (it does not change under it)."""
+    return memo.digest_of(sorted(_CODE.rglob("*.py")), _CODE)
+
+
 def kept_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet) -> list[Download]:
     """`merged_downloads`, kept in the cache folder by what they are made of.
 
@@ -127,22 +145,22 @@ def kept_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet) 
     check`, give the same bytes without merging and writing them again.
     """
     inputs = [s.path for s in sources] + merge.base_inputs(root)
-    engine = sorted(_CODE.rglob("*.py"))
     key = hashlib.sha256(
         repr(
             (
                 [(s.slug, s.shown, s.channel, tuple(s.versions)) for s in sources],
                 memo.digest_of(inputs, root),
-                memo.digest_of(engine, _CODE),
+                _engine_digest(),
             )
         ).encode()
     ).hexdigest()
     folder = cachedir.cache_dir("downloads")
     kept = folder / f"{key}.json" if folder else None
     if kept is not None and kept.is_file() and not kept.is_symlink():
-        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+        with contextlib.suppress(OSError, ValueError):
             data = json.loads(kept.read_text(encoding="utf-8"))
-            return [Download(**item) for item in data]
+            if _well_formed(data):
+                return [Download(**item) for item in data]
     made = merged_downloads(root, sources, schemas)
     if kept is not None:
         with contextlib.suppress(OSError, UsageError):
