@@ -115,6 +115,7 @@ CONFIG = {
     "markdown_extensions": ["toc"],
     "mdx_configs": {},
     "use_directory_urls": True,
+    "validation": {},
     "plugins": {},
 }
 
@@ -132,9 +133,10 @@ def test_a_kept_rendering_restores_the_page_and_its_autorefs_anchors(
         render.page = page
         page.render = render
         renders = apirender.ApiRenders() if run_number != 1 else made[0]["renders"]
-        renders.install(
+        renders.install_api(
             page,
             "sources-1",
+            CONFIG,
             links,
             Link,
             autorefs,
@@ -171,13 +173,13 @@ def test_a_kept_rendering_restores_the_page_and_its_autorefs_anchors(
     render = _rendering(_Autorefs(), [], counter)
     render.page = page
     page.render = render
-    apirender.ApiRenders().install(page, "sources-1", [], Link, _Autorefs(), lambda: None)
+    apirender.ApiRenders().install_api(page, "sources-1", CONFIG, [], Link, _Autorefs(), list)
     page.render(CONFIG, None)
     assert counter == [2]
     page = _page("::: acp_docs.core\n")
     render.page = page
     page.render = render
-    apirender.ApiRenders().install(page, "sources-2", [], Link, _Autorefs(), lambda: None)
+    apirender.ApiRenders().install_api(page, "sources-2", CONFIG, [], Link, _Autorefs(), list)
     page.render(CONFIG, None)
     assert counter == [3], "other sources: rendered again"
 

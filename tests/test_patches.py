@@ -45,6 +45,12 @@ def test_each_patch_fits_the_installed_code(module: ModuleType) -> None:
     assert current == pinned, f"{patch.name}: its targets changed; read them, adapt the patch"
 
 
+def test_the_autorefs_pin_of_kept_pages_fits_the_installed_code() -> None:
+    anchors = pagerender.ANCHORS
+    assert anchors.versions() == dict(anchors.pinned)
+    assert not anchors.changed(), "autorefs' register_anchor changed: adapt pagerender"
+
+
 def test_a_changed_target_is_named_and_the_patch_stands_down(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -12,6 +12,7 @@ process (`acp-docs check`) computes each step once, as before.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
@@ -41,6 +42,16 @@ def digest_of(paths: Iterable[Path], root: Path | None = None) -> str:
             hasher.update(f"\1{type(exc).__name__}\0".encode())
         hasher.update(b"\0")
     return hasher.hexdigest()
+
+
+_ENGINE = Path(__file__).resolve().parent.parent
+"""The engine's package: its own code is part of what a kept result depends on."""
+
+
+@functools.cache
+def engine_digest() -> str:
+    """The running engine's code, read once a process (it does not change under it)."""
+    return digest_of(sorted(_ENGINE.rglob("*.py")), _ENGINE)
 
 
 def remembered(step: str, key: Hashable, make: Callable[[], T], keep: int = 1) -> T:

@@ -30,6 +30,11 @@ class Diagram:
     text: str
 
 
+def secret() -> str:
+    """This process's secret, part of every placeholder (kept pages hold it as a slot)."""
+    return _SECRET
+
+
 def placeholder(ident: str) -> str:
     """The word that stands for the drawing `ident` until the page is published."""
     return f"ACPDIAGRAM{_SECRET}X{ident.replace('-', '')}"

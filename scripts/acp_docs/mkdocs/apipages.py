@@ -206,9 +206,10 @@ def keep_rendering(
     autorefs, mkdocstrings = plugins.get("autorefs"), plugins.get("mkdocstrings")
     if autorefs is None or mkdocstrings is None:
         return False
-    renders.install(
+    renders.install_api(
         page,
         pages.sources,
+        config,
         *links,
         autorefs,
         lambda: mkdocstrings.handlers.get_handler("python"),

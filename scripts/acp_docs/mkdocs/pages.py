@@ -29,7 +29,6 @@ from acp_docs.markdown import prose
 from acp_docs.mkdocs import apipages, diagrams, links, markers, proposal, rfdheader
 from acp_docs.mkdocs.state import BuildState
 from acp_docs.patches import themefix
-from acp_docs.patches.pagerender import RenderCache
 from acp_docs.policy import csp, sanitize
 from acp_docs.rfds import model as rfds
 from acp_docs.sources.textfile import read_text
@@ -54,7 +53,7 @@ def source_text(state: BuildState, page: Any) -> str:
         return ""
 
 
-def prepare(state: BuildState, markdown: str, page: Any, renders: RenderCache | None) -> str:
+def prepare(state: BuildState, markdown: str, page: Any) -> str:
     """The page's Markdown to render: titles escaped, metadata vetted, markers expanded.
 
     An RFD's `status` is taken out of the page's metadata: Material reads that
@@ -83,8 +82,6 @@ def prepare(state: BuildState, markdown: str, page: Any, renders: RenderCache | 
     _vet_meta(page, ours, loaded.rfd_of(page.file) is not None)
     state.links.clear()
     state.api.current = page.file.src_uri
-    if renders is not None:
-        renders.install(page, state.render_context, state.links)
     expanded = markers.expand(state, markdown, page)
     prepared = diagrams.prepare(state, expanded, source_text(state, page) or markdown, page)
     # From here to `check_content`, the Markdown rendering: drawing diagrams (each with a

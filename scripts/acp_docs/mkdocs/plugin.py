@@ -15,8 +15,10 @@ the plugin holds no knowledge of its own:
   (`acp_docs.reporters.mkdocs_log`), so `mkdocs build --strict` fails on it.
 - Under `mkdocs serve` only, the checks' `after_build` hooks (spelling) run
   too and every finding is shown on the page it concerns
-  (`acp_docs.reporters.page`); unchanged pages are reused between rebuilds
-  (`acp_docs.patches.pagerender`), keyed by content, never by time.
+  (`acp_docs.reporters.page`).
+- A page whose rendering depends on nothing that changed is not rendered
+  again (`acp_docs.patches.pagerender`): keyed by content, never by time, in
+  memory while serving and in the cache folder for the next build.
 - Patches of MkDocs and the Markdown engine (`acp_docs.patches`) apply from
   `on_config` to the end of the build, and only where they fit.
 """
@@ -35,9 +37,10 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import Files
 
 from acp_docs.checks import registry
-from acp_docs.core import cachedir
+from acp_docs.core import cachedir, memo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
+from acp_docs.diagrams import fences
 from acp_docs.diagrams.publish import STYLESHEET
 from acp_docs.mkdocs import apipages, diagrams, links, load, pages, servefail, sitefiles
 from acp_docs.mkdocs.state import BuildState, Link
@@ -132,8 +135,9 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         files = sitefiles.vet_and_add(self.state, files, config)
         for finding in self.state.api.add_to(files, config, self.state.repo.root):
             self.state.report(finding)
-        if self.serving and pagerender.PATCH.usable():
-            self.state.render_context = pagerender.context_key(config, files)
+        autorefs = "autorefs" in config["plugins"]
+        if pagerender.PATCH.usable() and (not autorefs or pagerender.ANCHORS.usable()):
+            self.state.render_context = pagerender.context_key(config, memo.engine_digest())
         return files
 
     def on_nav(self, nav: Any, config: Any, files: Files) -> Any:
@@ -143,10 +147,18 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Files) -> str:
         """Escape the page's titles, keep the metadata it may set, then replace its markers."""
         state = self.state
-        renders = self._renders if state.render_context is not None else None
-        if apipages.keep_rendering(state.api, self._api, page, config, (state.links, Link)):
-            renders = None  # kept by its sources instead
-        return pages.prepare(state, markdown, page, renders)
+        api = apipages.keep_rendering(state.api, self._api, page, config, (state.links, Link))
+        if not api and state.render_context is not None:  # an API page is kept by its sources
+            allowed = sorted(state.api.allowed.get(page.file.src_uri, ()))  # the `:::` guard's
+            self._renders.install(
+                page,
+                f"{state.render_context}:{allowed}",
+                state.links,
+                Link,
+                config["plugins"].get("autorefs"),
+                volatile=fences.secret(),  # in the diagrams' placeholders
+            )
+        return pages.prepare(state, markdown, page)
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Files) -> str:
         """Check the page's examples, links and registered page checks; publish only what the

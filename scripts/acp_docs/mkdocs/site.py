@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import html
 import json
@@ -115,10 +114,6 @@ def merged_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet
     return out
 
 
-_CODE = Path(__file__).resolve().parent.parent
-"""The engine that merges (its own code is part of what a kept merge depends on)."""
-
-
 def _well_formed(data: Any) -> bool:
     """True for kept downloads as `kept_downloads` writes them (a cache file may hold anything)."""
     fields = {"path": str, "content": str, "version": str, "channel": str, "provenance": dict}
@@ -128,12 +123,6 @@ def _well_formed(data: Any) -> bool:
         and all(isinstance(item[name], kind) for name, kind in fields.items())
         for item in data
     )
-
-
-@functools.cache
-def _engine_digest() -> str:
-    """The running engine's code, read once a process (it does not change under it)."""
-    return memo.digest_of(sorted(_CODE.rglob("*.py")), _CODE)
 
 
 def kept_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet) -> list[Download]:
@@ -150,7 +139,7 @@ def kept_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet) 
             (
                 [(s.slug, s.shown, s.channel, tuple(s.versions)) for s in sources],
                 memo.digest_of(inputs, root),
-                _engine_digest(),
+                memo.engine_digest(),
             )
         ).encode()
     ).hexdigest()

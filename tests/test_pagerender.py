@@ -1,0 +1,174 @@
+"""A page's kept rendering comes back only while everything it was rendered from is the same."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from mkdocs.structure.toc import AnchorLink, TableOfContents
+
+from acp_docs.mkdocs.state import Link
+from acp_docs.patches import pagerender
+
+CONFIG = {
+    "markdown_extensions": ["toc"],
+    "mdx_configs": {},
+    "use_directory_urls": True,
+    "validation": {},
+    "plugins": {},
+}
+
+
+class _File:
+    """A site file (hashable, as MkDocs's are)."""
+
+    def __init__(self, src_uri: str, url: str) -> None:
+        self.src_uri, self.url = src_uri, url
+
+
+class _Files:
+    """The site's files by path, each an address (what `get_file_from_path` finds)."""
+
+    def __init__(self, urls: dict[str, str]) -> None:
+        self.urls = urls
+
+    def get_file_from_path(self, path: str) -> Any:
+        url = self.urls.get(path)
+        return None if url is None else _File(path, url)
+
+
+class _Site:
+    """Renders `guide.md` as MkDocs would: looks its link up, records it, may log."""
+
+    def __init__(self) -> None:
+        self.renders = 0
+        self.links: list[Link] = []
+        self.say: str | None = None
+
+    def page(self, markdown: str, cache: pagerender.RenderCache, volatile: str = "") -> Any:
+        page = SimpleNamespace(
+            file=SimpleNamespace(src_uri="guide.md", url="guide/"),
+            markdown=markdown,
+            content=None,
+            toc=None,
+            present_anchor_ids=None,
+            links_to_anchors=None,
+        )
+
+        def render(config: Any, files: Any) -> None:
+            self.renders += 1
+            target = files.get_file_from_path("other.md")
+            href = target.url if target is not None else "other.md"
+            page.content = f"<h1 id='top'>{page.markdown} {self.renders}</h1><a href='{href}'>"
+            page.toc = TableOfContents([AnchorLink("Top", "top", 1)])
+            page._title_from_render = "Guide"
+            page.present_anchor_ids = {"top"}
+            page.links_to_anchors = {target: {"x": "other.md#x"}} if target else {}
+            self.links.append(Link("other.md#x", 1))
+            if self.say:
+                logging.getLogger("mkdocs.structure.pages").warning(self.say)
+
+        page.render = render
+        cache.install(page, "context", self.links, Link, volatile=volatile)
+        return page
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "pages"
+
+
+def _seen(page: Any, links: list[Link]) -> tuple[Any, ...]:
+    return (
+        page.content,
+        [(i.title, i.id, i.level) for i in page.toc.items],
+        page._title_from_render,
+        page.present_anchor_ids,
+        {f.src_uri: anchors for f, anchors in page.links_to_anchors.items()},
+        [(x.url, x.occurrence) for x in links],
+    )
+
+
+def test_a_kept_page_comes_back_from_another_process_as_it_was_rendered(
+    cache_dir: Path,
+) -> None:
+    files = _Files({"other.md": "other/"})
+    site = _Site()
+    first = site.page("Hello", pagerender.RenderCache())
+    first.render(CONFIG, files)
+    rendered = _seen(first, site.links)
+    site.links.clear()
+    again = site.page("Hello", pagerender.RenderCache())  # a new process: the cache folder
+    again.render(CONFIG, files)
+    assert site.renders == 1
+    assert _seen(again, site.links) == rendered
+    assert rendered[4] == {"other.md": {"x": "other.md#x"}}
+
+    site.page("Hello, edited", pagerender.RenderCache()).render(CONFIG, files)
+    assert site.renders == 2, "other Markdown: rendered again"
+
+
+def test_a_page_is_rendered_again_when_a_file_it_names_changes(cache_dir: Path) -> None:
+    site = _Site()
+    site.page("Hello", pagerender.RenderCache()).render(CONFIG, _Files({"other.md": "other/"}))
+    unrelated = _Files({"other.md": "other/", "new.md": "new/"})
+    site.page("Hello", pagerender.RenderCache()).render(CONFIG, unrelated)
+    assert site.renders == 1, "a file the page does not name changes nothing"
+    moved = site.page("Hello", pagerender.RenderCache())
+    moved.render(CONFIG, _Files({"other.md": "elsewhere/other/"}))
+    assert site.renders == 2 and "href='elsewhere/other/'" in moved.content
+    gone = site.page("Hello", pagerender.RenderCache())
+    gone.render(CONFIG, _Files({}))
+    assert site.renders == 3 and "href='other.md'" in gone.content
+
+
+def test_a_rendering_that_logged_is_rendered_and_says_it_again(
+    cache_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    files = _Files({"other.md": "other/"})
+    site = _Site()
+    site.say = "Doc file 'guide.md' contains a link that is not found"
+    cache = pagerender.RenderCache()
+    for _ in range(2):
+        with caplog.at_level(logging.INFO):
+            site.page("Hello", cache).render(CONFIG, files)
+    assert site.renders == 2
+    assert [r.getMessage() for r in caplog.records].count(site.say) == 2
+    assert not cache_dir.exists() or not list(cache_dir.glob("*.json"))
+
+
+def test_the_volatile_word_is_kept_as_a_slot_and_put_back(cache_dir: Path) -> None:
+    files = _Files({})
+    site = _Site()
+    site.page("see ACPDIAGRAMaaaa", pagerender.RenderCache(), volatile="aaaa").render(CONFIG, files)
+    (kept,) = cache_dir.glob("*.json")
+    assert "aaaa" not in kept.read_text()
+    later = site.page("see ACPDIAGRAMbbbb", pagerender.RenderCache(), volatile="bbbb")
+    later.render(CONFIG, files)
+    assert site.renders == 1 and "see ACPDIAGRAMbbbb 1" in later.content
+    written = site.page(f"see {pagerender.SLOT}", pagerender.RenderCache(), volatile="bbbb")
+    written.render(CONFIG, files)
+    written.render(CONFIG, files)
+    assert site.renders == 3, "a page that writes the slot itself is never kept"
+    assert "bbbb" not in written.content
+
+
+def test_a_damaged_or_linked_cache_file_is_rendered_again(cache_dir: Path, tmp_path: Path) -> None:
+    files = _Files({})
+    site = _Site()
+    site.page("Hello", pagerender.RenderCache()).render(CONFIG, files)
+    (kept,) = cache_dir.glob("*.json")
+    kept.write_text(json.dumps({"content": 3}))
+    site.page("Hello", pagerender.RenderCache()).render(CONFIG, files)
+    assert site.renders == 2
+    elsewhere = tmp_path / "planted.json"
+    elsewhere.write_text(kept.read_text())
+    kept.unlink()
+    kept.symlink_to(elsewhere)
+    site.page("Hello", pagerender.RenderCache()).render(CONFIG, files)
+    assert site.renders == 3
