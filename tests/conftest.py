@@ -108,6 +108,16 @@ def acp(
     return subprocess.CompletedProcess(["acp-docs", *args], status, out.getvalue(), err.getvalue())
 
 
+RENDER_CONFIG = {
+    "markdown_extensions": ["toc"],
+    "mdx_configs": {},
+    "use_directory_urls": True,
+    "validation": {},
+    "plugins": {},
+}
+"""The least of a MkDocs configuration a kept page's key reads (`acp_docs.patches.pagerender`)."""
+
+
 def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
     """Fail when a Python traceback reached the user."""
     assert "Traceback" not in result.stderr + result.stdout, result.stderr

@@ -19,7 +19,7 @@ from acp_docs.mkdocs.state import Link
 from acp_docs.patches import apirender
 from test_mkdocsconfig import _refusal
 
-from conftest import ROOT, acp, copy_repo, no_traceback, run
+from conftest import RENDER_CONFIG, ROOT, acp, copy_repo, no_traceback, run
 
 
 def _article(html: str) -> str:
@@ -111,15 +111,6 @@ def _rendering(autorefs: _Autorefs, links: list[Any], counter: list[int]) -> Any
     return render
 
 
-CONFIG = {
-    "markdown_extensions": ["toc"],
-    "mdx_configs": {},
-    "use_directory_urls": True,
-    "validation": {},
-    "plugins": {},
-}
-
-
 def test_a_kept_rendering_restores_the_page_and_its_autorefs_anchors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,13 +127,13 @@ def test_a_kept_rendering_restores_the_page_and_its_autorefs_anchors(
         renders.install_api(
             page,
             "sources-1",
-            CONFIG,
+            RENDER_CONFIG,
             links,
             Link,
             autorefs,
             partial(seen.append, 1),
         )
-        page.render(CONFIG, None)
+        page.render(RENDER_CONFIG, None)
         made.append(
             {
                 "renders": renders,
@@ -173,14 +164,18 @@ def test_a_kept_rendering_restores_the_page_and_its_autorefs_anchors(
     render = _rendering(_Autorefs(), [], counter)
     render.page = page
     page.render = render
-    apirender.ApiRenders().install_api(page, "sources-1", CONFIG, [], Link, _Autorefs(), list)
-    page.render(CONFIG, None)
+    apirender.ApiRenders().install_api(
+        page, "sources-1", RENDER_CONFIG, [], Link, _Autorefs(), list
+    )
+    page.render(RENDER_CONFIG, None)
     assert counter == [2]
     page = _page("::: acp_docs.core\n")
     render.page = page
     page.render = render
-    apirender.ApiRenders().install_api(page, "sources-2", CONFIG, [], Link, _Autorefs(), list)
-    page.render(CONFIG, None)
+    apirender.ApiRenders().install_api(
+        page, "sources-2", RENDER_CONFIG, [], Link, _Autorefs(), list
+    )
+    page.render(RENDER_CONFIG, None)
     assert counter == [3], "other sources: rendered again"
 
 

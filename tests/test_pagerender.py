@@ -14,13 +14,7 @@ from mkdocs.structure.toc import AnchorLink, TableOfContents
 from acp_docs.mkdocs.state import Link
 from acp_docs.patches import pagerender
 
-CONFIG = {
-    "markdown_extensions": ["toc"],
-    "mdx_configs": {},
-    "use_directory_urls": True,
-    "validation": {},
-    "plugins": {},
-}
+from conftest import RENDER_CONFIG
 
 
 class _File:
@@ -100,30 +94,32 @@ def test_a_kept_page_comes_back_from_another_process_as_it_was_rendered(
     files = _Files({"other.md": "other/"})
     site = _Site()
     first = site.page("Hello", pagerender.RenderCache())
-    first.render(CONFIG, files)
+    first.render(RENDER_CONFIG, files)
     rendered = _seen(first, site.links)
     site.links.clear()
     again = site.page("Hello", pagerender.RenderCache())  # a new process: the cache folder
-    again.render(CONFIG, files)
+    again.render(RENDER_CONFIG, files)
     assert site.renders == 1
     assert _seen(again, site.links) == rendered
     assert rendered[4] == {"other.md": {"x": "other.md#x"}}
 
-    site.page("Hello, edited", pagerender.RenderCache()).render(CONFIG, files)
+    site.page("Hello, edited", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     assert site.renders == 2, "other Markdown: rendered again"
 
 
 def test_a_page_is_rendered_again_when_a_file_it_names_changes(cache_dir: Path) -> None:
     site = _Site()
-    site.page("Hello", pagerender.RenderCache()).render(CONFIG, _Files({"other.md": "other/"}))
+    site.page("Hello", pagerender.RenderCache()).render(
+        RENDER_CONFIG, _Files({"other.md": "other/"})
+    )
     unrelated = _Files({"other.md": "other/", "new.md": "new/"})
-    site.page("Hello", pagerender.RenderCache()).render(CONFIG, unrelated)
+    site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, unrelated)
     assert site.renders == 1, "a file the page does not name changes nothing"
     moved = site.page("Hello", pagerender.RenderCache())
-    moved.render(CONFIG, _Files({"other.md": "elsewhere/other/"}))
+    moved.render(RENDER_CONFIG, _Files({"other.md": "elsewhere/other/"}))
     assert site.renders == 2 and "href='elsewhere/other/'" in moved.content
     gone = site.page("Hello", pagerender.RenderCache())
-    gone.render(CONFIG, _Files({}))
+    gone.render(RENDER_CONFIG, _Files({}))
     assert site.renders == 3 and "href='other.md'" in gone.content
 
 
@@ -136,7 +132,7 @@ def test_a_rendering_that_logged_is_rendered_and_says_it_again(
     cache = pagerender.RenderCache()
     for _ in range(2):
         with caplog.at_level(logging.INFO):
-            site.page("Hello", cache).render(CONFIG, files)
+            site.page("Hello", cache).render(RENDER_CONFIG, files)
     assert site.renders == 2
     assert [r.getMessage() for r in caplog.records].count(site.say) == 2
     assert not cache_dir.exists() or not list(cache_dir.glob("*.json"))
@@ -145,15 +141,17 @@ def test_a_rendering_that_logged_is_rendered_and_says_it_again(
 def test_the_volatile_word_is_kept_as_a_slot_and_put_back(cache_dir: Path) -> None:
     files = _Files({})
     site = _Site()
-    site.page("see ACPDIAGRAMaaaa", pagerender.RenderCache(), volatile="aaaa").render(CONFIG, files)
+    site.page("see ACPDIAGRAMaaaa", pagerender.RenderCache(), volatile="aaaa").render(
+        RENDER_CONFIG, files
+    )
     (kept,) = cache_dir.glob("*.json")
     assert "aaaa" not in kept.read_text()
     later = site.page("see ACPDIAGRAMbbbb", pagerender.RenderCache(), volatile="bbbb")
-    later.render(CONFIG, files)
+    later.render(RENDER_CONFIG, files)
     assert site.renders == 1 and "see ACPDIAGRAMbbbb 1" in later.content
     written = site.page(f"see {pagerender.SLOT}", pagerender.RenderCache(), volatile="bbbb")
-    written.render(CONFIG, files)
-    written.render(CONFIG, files)
+    written.render(RENDER_CONFIG, files)
+    written.render(RENDER_CONFIG, files)
     assert site.renders == 3, "a page that writes the slot itself is never kept"
     assert "bbbb" not in written.content
 
@@ -161,14 +159,14 @@ def test_the_volatile_word_is_kept_as_a_slot_and_put_back(cache_dir: Path) -> No
 def test_a_damaged_or_linked_cache_file_is_rendered_again(cache_dir: Path, tmp_path: Path) -> None:
     files = _Files({})
     site = _Site()
-    site.page("Hello", pagerender.RenderCache()).render(CONFIG, files)
+    site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     (kept,) = cache_dir.glob("*.json")
     kept.write_text(json.dumps({"content": 3}))
-    site.page("Hello", pagerender.RenderCache()).render(CONFIG, files)
+    site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     assert site.renders == 2
     elsewhere = tmp_path / "planted.json"
     elsewhere.write_text(kept.read_text())
     kept.unlink()
     kept.symlink_to(elsewhere)
-    site.page("Hello", pagerender.RenderCache()).render(CONFIG, files)
+    site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     assert site.renders == 3
