@@ -4,6 +4,11 @@ Each of light and dark, desktop (1280 px) and phone (390 px) is one visit:
 the home page is loaded afresh, then every page of the built site is reached
 by Material's instant navigation, as a reader clicking through would, and
 axe-core (pinned in package.json, injected from node_modules) checks each.
+
+The generated API pages (one template, long member lists: most of a sweep's
+time) are checked in two of the visits, light at desktop width and dark at
+phone width, so each is seen in both schemes and at both widths; every other
+page is checked in all four.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+
+from acp_docs.mkdocs import apipages
 
 from conftest import ROOT, sample
 
@@ -24,6 +31,8 @@ MODES = [
     ("light", 390),
     ("dark", 390),
 ]
+API_MODES = {("light", 1280), ("dark", 390)}
+"""The visits that check the generated API pages too."""
 
 NAVIGATE = """(url) => new Promise((resolve) => {
   // A click on a link, as a reader's: Material's instant navigation takes it over.
@@ -55,12 +64,15 @@ AUDIT = """async () => {
 }"""
 
 
-def _pages(site: Path) -> list[str]:
-    return sorted(
-        "" if p.parent == site else p.parent.relative_to(site).as_posix() + "/"
-        for p in site.rglob("index.html")
-        if "assets" not in p.parts
-    )
+def _pages(site: Path, api: bool) -> list[str]:
+    """Every page's path in the site; the generated API pages only when `api`."""
+    found = []
+    for page in site.rglob("index.html"):
+        path = "" if page.parent == site else page.parent.relative_to(site).as_posix() + "/"
+        generated = path.startswith(f"{apipages.FOLDER}/") and path != f"{apipages.FOLDER}/"
+        if "assets" not in page.parts and (api or not generated):
+            found.append(path)
+    return sorted(found)
 
 
 @pytest.mark.parametrize(("scheme", "width"), MODES, ids=[f"{s}-{w}px" for s, w in MODES])
@@ -84,8 +96,10 @@ def test_every_page_is_accessible_and_asks_no_other_host(
         # Evaluated by the driver: the page's Content-Security-Policy would refuse it as a tag.
         page.evaluate(AXE.read_text(encoding="utf-8"))
         found: dict[str, list[str]] = {}
-        pages = _pages(site)
+        pages = _pages(site, (scheme, width) in API_MODES)
         assert len(pages) > 15, pages
+        api = [p for p in pages if p.startswith(f"{apipages.FOLDER}/") and p.count("/") > 2]
+        assert bool(api) == ((scheme, width) in API_MODES), pages
         for path in pages:
             # The home page is the fresh visit; every other page is reached from it.
             if path:
