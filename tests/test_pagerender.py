@@ -161,12 +161,19 @@ def test_a_damaged_or_linked_cache_file_is_rendered_again(cache_dir: Path, tmp_p
     site = _Site()
     site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     (kept,) = cache_dir.glob("*.json")
+    whole = json.loads(kept.read_text())
     kept.write_text(json.dumps({"content": 3}))
     site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     assert site.renders == 2
+    site.links.clear()
+    forged = [*whole["links"], {"url": "other.md#x", "forged": 1}]  # the first one restores
+    kept.write_text(json.dumps({**whole, "links": forged}))
+    site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
+    assert site.renders == 3, "a kept page that does not restore whole is rendered"
+    assert [(x.url, x.occurrence) for x in site.links] == [("other.md#x", 1)], "links once"
     elsewhere = tmp_path / "planted.json"
     elsewhere.write_text(kept.read_text())
     kept.unlink()
     kept.symlink_to(elsewhere)
     site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
-    assert site.renders == 3
+    assert site.renders == 4

@@ -212,6 +212,7 @@ def _well_formed(data: Any) -> bool:
         and isinstance(data.get("registered"), list)
         and all(isinstance(r, list) and len(r) == 4 for r in data["registered"])
         and isinstance(data.get("lookups"), dict)
+        and all(found is None or isinstance(found, list) for found in data["lookups"].values())
         and (data.get("to_anchors") is None or isinstance(data.get("to_anchors"), dict))
     )
 
@@ -265,13 +266,16 @@ class RenderCache:
                 ).encode()
             ).hexdigest()
             data = self._find(source, key, files)
+            first = len(links)
             if data is not None:
-                with contextlib.suppress(KeyError, TypeError, ValueError):
+                try:
                     _restore(page, data, files, links, link_type, autorefs, volatile)
+                except (KeyError, TypeError, ValueError):
+                    del links[first:]  # a kept page that does not restore whole: rendered
+                else:
                     if seen is not None:
                         seen()
                     return
-            first = len(links)
             registered: list[list[Any]] = []
             lookups = _Lookups(files)
             if autorefs is not None:
