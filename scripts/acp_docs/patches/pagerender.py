@@ -7,7 +7,7 @@ A page's rendering depends on:
 
 - its final Markdown (after the plugin expanded its markers), its address and
   whether it is excluded from the site;
-- the Markdown configuration, the plugins, the validation settings, the
+- the Markdown configuration, the plugins and their options, the validation settings, the
   installed versions of what renders and the engine's own code (`context_key`);
 - the site's files it links to. MkDocs looks each one up while it renders; the
   lookups are noted (`_Lookups`) with what each found (address, exclusion),
@@ -116,12 +116,13 @@ def context_key(config: Any, engine: str) -> str:
         item if isinstance(item, str) else type(item).__qualname__
         for item in config["markdown_extensions"]
     ]
+    plugins = config["plugins"].items()  # their options: autorefs' change what it registers
     settings = (
         extensions,
         config["mdx_configs"],
         config["use_directory_urls"],
         config["validation"],
-        list(config["plugins"]),
+        [(name, repr(dict(getattr(plugin, "config", None) or {}))) for name, plugin in plugins],
         renderer_versions(),
         engine,
         FORMAT,
