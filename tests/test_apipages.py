@@ -127,7 +127,7 @@ def test_a_kept_rendering_restores_the_page_and_its_autorefs_anchors(
         renders.install_api(
             page,
             "sources-1",
-            RENDER_CONFIG,
+            "context",
             links,
             Link,
             autorefs,
@@ -164,17 +164,13 @@ def test_a_kept_rendering_restores_the_page_and_its_autorefs_anchors(
     render = _rendering(_Autorefs(), [], counter)
     render.page = page
     page.render = render
-    apirender.ApiRenders().install_api(
-        page, "sources-1", RENDER_CONFIG, [], Link, _Autorefs(), list
-    )
+    apirender.ApiRenders().install_api(page, "sources-1", "context", [], Link, _Autorefs(), list)
     page.render(RENDER_CONFIG, None)
     assert counter == [2]
     page = _page("::: acp_docs.core\n")
     render.page = page
     page.render = render
-    apirender.ApiRenders().install_api(
-        page, "sources-2", RENDER_CONFIG, [], Link, _Autorefs(), list
-    )
+    apirender.ApiRenders().install_api(page, "sources-2", "context", [], Link, _Autorefs(), list)
     page.render(RENDER_CONFIG, None)
     assert counter == [3], "other sources: rendered again"
 

@@ -14,7 +14,7 @@ from mkdocs.structure.toc import AnchorLink, TableOfContents
 from acp_docs.mkdocs.state import Link
 from acp_docs.patches import pagerender
 
-from conftest import RENDER_CONFIG
+from conftest import RENDER_CONFIG, no_traceback, replace_in, run
 
 
 class _File:
@@ -177,3 +177,50 @@ def test_a_damaged_or_linked_cache_file_is_rendered_again(cache_dir: Path, tmp_p
     kept.symlink_to(elsewhere)
     site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     assert site.renders == 4
+
+
+HOSTILE = """# Hostile
+
+[run](javascript:alert(1)) and [there](other.md#there) and [self](#nowhere).
+
+<script>alert(2)</script>
+
+<img src=x onerror=alert(3)>
+"""
+NOISY = "# Noisy\n\nMkDocs says this link is not found while rendering: [gone](gone.md).\n"
+
+
+@pytest.mark.build
+def test_a_warm_check_finds_on_kept_pages_what_a_cold_check_found(
+    repo_copy: Path, tmp_path: Path
+) -> None:
+    docs = repo_copy / "docs" / "tooling"
+    (docs / "hostile.md").write_text(HOSTILE, encoding="utf-8")
+    (docs / "noisy.md").write_text(NOISY, encoding="utf-8")
+    (docs / "other.md").write_text("# Other\n\n## There\n\nText.\n", encoding="utf-8")
+    entry = "      - Checks: tooling/checks.md\n"
+    pages = "".join(f"      - {n.title()}: tooling/{n}.md\n" for n in ("hostile", "noisy", "other"))
+    replace_in(repo_copy / "mkdocs.yml", entry, entry + pages)
+    env = {"ACP_DOCS_CACHE_DIR": str(tmp_path / "cache")}
+
+    def findings() -> list[str]:
+        result = run(["acp-docs", "check", "--skip", "spell", "format"], cwd=repo_copy, env=env)
+        no_traceback(result)
+        assert result.returncode == 1, result.stdout + result.stderr
+        return [line for line in result.stdout.splitlines() if line.startswith("docs/")]
+
+    cold = findings()
+    kept = [p.read_text() for p in (tmp_path / "cache" / "pages").glob("*.json")]
+    assert any("javascript:alert(1)" in text for text in kept), "the hostile page was kept"
+    assert not any("gone.md" in text for text in kept), "a page MkDocs spoke of was not"
+    said = "\n".join(cold)
+    assert "javascript: scheme is not allowed" in said and "#nowhere" in said
+    assert "'gone.md'" in said and "<script>" in said and "other.md#there" not in said
+    assert findings() == cold, "restored pages: the same findings, at the same places"
+    # The linked page changes, the linking page does not: its kept links are judged again.
+    replace_in(docs / "other.md", "## There", "## Elsewhere")
+    moved = findings()
+    assert [x for x in moved if x not in cold] == [
+        x for x in moved if "other.md#there" in x and "has no anchor #there" in x
+    ]
+    assert len(moved) == len(cold) + 1

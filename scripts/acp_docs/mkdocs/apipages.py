@@ -193,14 +193,17 @@ def keep_rendering(
     renders: apirender.ApiRenders,
     page: Any,
     config: Any,
+    context: str | None,
     links: tuple[list[Any], Callable[..., Any]],
 ) -> bool:
     """Render a generated API page once for its sources (`acp_docs.patches.apirender`).
 
-    False for any other page, or when the cache stands down: the page is then
-    rendered as usual.
+    `context` is the build's `pagerender.context_key`, None when kept pages stand
+    down. False for any other page, or when the cache stands down: the page is
+    then rendered as usual.
     """
-    if page.file.src_uri not in pages.allowed or not apirender.PATCH.usable():
+    allowed = page.file.src_uri in pages.allowed
+    if not allowed or context is None or not apirender.PATCH.usable():
         return False
     plugins = config["plugins"]
     autorefs, mkdocstrings = plugins.get("autorefs"), plugins.get("mkdocstrings")
@@ -209,7 +212,7 @@ def keep_rendering(
     renders.install_api(
         page,
         pages.sources,
-        config,
+        context,
         *links,
         autorefs,
         lambda: mkdocstrings.handlers.get_handler("python"),

@@ -147,12 +147,15 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Files) -> str:
         """Escape the page's titles, keep the metadata it may set, then replace its markers."""
         state = self.state
-        api = apipages.keep_rendering(state.api, self._api, page, config, (state.links, Link))
-        if not api and state.render_context is not None:  # an API page is kept by its sources
+        context = state.render_context
+        api = apipages.keep_rendering(
+            state.api, self._api, page, config, context, (state.links, Link)
+        )
+        if not api and context is not None:  # an API page is kept by its sources
             allowed = sorted(state.api.allowed.get(page.file.src_uri, ()))  # the `:::` guard's
             self._renders.install(
                 page,
-                f"{state.render_context}:{allowed}",
+                f"{context}:{allowed}",
                 state.links,
                 Link,
                 config["plugins"].get("autorefs"),

@@ -12,7 +12,7 @@ links, and registers again with autorefs every anchor the rendering had
 registered, so cross-references resolve as after a rendering.
 
 The keeping is `acp_docs.patches.pagerender`'s, with the package's sources
-and mkdocstrings' options in the key, in the cache folder `api-pages` (the 64
+added to the build's key (`pagerender.context_key`), in the cache folder `api-pages` (the 64
 most recently used). This relies on MkDocs's `Page.render` and on mkdocstrings
 registering its anchors through autorefs' `register_anchor`, hence the pinned
 targets: if one changes, the cache stands down (each page is rendered, as
@@ -59,24 +59,14 @@ FORMAT = 2
 
 
 def sources_key(package: Path, root: Path) -> str:
-    """A digest of the package's Python files (names and bytes) and of what renders them."""
+    """A digest of the package's Python files (names and bytes); what renders them is in the
+    build's `pagerender.context_key`."""
     files = sorted(
         path
         for path in package.rglob("*.py")
         if not any(part.startswith(".") for part in path.relative_to(package).parts)
     )
-    return f"{memo.digest_of(files, root)}:{pagerender.renderer_versions()}:{FORMAT}"
-
-
-def _settings(config: Any) -> str:
-    """The Markdown configuration and mkdocstrings' options, as they count for a rendering."""
-    extensions = [
-        item if isinstance(item, str) else type(item).__qualname__
-        for item in config["markdown_extensions"]
-    ]
-    plugin = config["plugins"].get("mkdocstrings")
-    options = plugin.config if plugin is not None else None
-    return repr((extensions, config["mdx_configs"], config["use_directory_urls"], options))
+    return f"{memo.digest_of(files, root)}:{FORMAT}"
 
 
 class ApiRenders(pagerender.RenderCache):
@@ -89,7 +79,7 @@ class ApiRenders(pagerender.RenderCache):
         self,
         page: Any,
         sources: str,
-        config: Any,
+        context: str,
         links: list[Any],
         link_type: Callable[..., Any],
         autorefs: Any,
@@ -97,10 +87,11 @@ class ApiRenders(pagerender.RenderCache):
     ) -> None:
         """Make `page.render` restore the kept rendering of `page` for these `sources`.
 
-        `links` is the plugin's link recorder (`link_type` rebuilds one), `autorefs`
-        the build's autorefs plugin, `seen` tells mkdocstrings its handler is in use
-        (its stylesheet is written only for handlers that rendered something).
+        `context` is the build's `pagerender.context_key` (settings, the plugins'
+        options, mkdocstrings' among them, versions, engine); `links` is the
+        plugin's link recorder (`link_type` rebuilds one), `autorefs` the build's
+        autorefs plugin, `seen` tells mkdocstrings its handler is in use (its
+        stylesheet is written only for handlers that rendered something).
         """
-        pages = pagerender.context_key(config, memo.engine_digest())
-        context = hashlib.sha256(repr((sources, _settings(config), pages)).encode()).hexdigest()
-        self.install(page, context, links, link_type, autorefs, seen)
+        key = hashlib.sha256(f"{sources}:{context}".encode()).hexdigest()
+        self.install(page, key, links, link_type, autorefs, seen)

@@ -152,9 +152,6 @@ class _Lookups:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._files, name)
 
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._files)
-
 
 class _Heard(logging.Handler):
     """Counts the messages logged while a page renders."""
