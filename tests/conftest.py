@@ -8,6 +8,7 @@ checkout has.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import functools
@@ -57,6 +58,8 @@ def _temporary_folders_in_memory() -> None:
 
 
 _temporary_folders_in_memory()
+# Tests run as outside GitHub Actions: one that wants its annotations sets GITHUB_ACTIONS.
+os.environ.pop("GITHUB_ACTIONS", None)
 IGNORED = shutil.ignore_patterns(
     ".git", ".venv", ".cache", "node_modules", "site", "__pycache__", ".pytest_cache", ".ruff_cache"
 )
@@ -65,10 +68,32 @@ IGNORED = shutil.ignore_patterns(
 def run(
     args: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: int = 300
 ) -> subprocess.CompletedProcess[str]:
-    """Run a command of the venv (`acp-docs`, `mkdocs`) and capture its output."""
+    """Run a command of the venv (`acp-docs`, `mkdocs`) and capture its output.
+
+    `mkdocs` runs as its installed command does, in a child forked from this
+    worker (`acp_docs.core.runner.start_module`), which has it imported already.
+    """
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
-    if "GITHUB_ACTIONS" not in (env or {}):
-        full_env.pop("GITHUB_ACTIONS", None)
+    if args[:1] == ["mkdocs"]:
+        tier = _launch_tier(args)
+        if tier is not None:
+            _guard(tier, f"runs {' '.join(args)[:200]!r}")
+        from acp_docs.core import runner
+
+        # A new interpreter (when this worker runs threads) finds `mkdocs_cli` here too.
+        tests = str(Path(__file__).parent)
+        full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [tests, full_env.get("PYTHONPATH")]))
+        done = runner.start_module(
+            "mkdocs",
+            "mkdocs_cli",
+            args[1:],
+            cwd=cwd,
+            fix="",
+            timeout=timeout,
+            env=full_env,
+            ok=range(-64, 256),
+        )()
+        return subprocess.CompletedProcess(args, done.returncode, done.stdout, done.stderr)
     command = [str(BIN / args[0]), *args[1:]] if (BIN / args[0]).exists() else args
     return subprocess.run(
         command, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout
@@ -731,7 +756,7 @@ def _launch_tier(argv: list[str]) -> str | None:
     """`build` or `browser` when the command `argv` builds the site or starts a browser.
 
     A build: `mkdocs build|serve|gh-deploy`, the check's build child
-    (`-m acp_docs.mkdocs.sitebuild`), the diagram drawer a build starts
+    (`acp_docs.mkdocs.sitebuild`, when not forked), the diagram drawer a build starts
     (`-m acp_docs.diagrams.worker`), or `acp-docs check` unless `--only format`
     (every other check comes out of the one build). A browser: Playwright's
     driver or a Chromium binary. The command may be wrapped
@@ -837,6 +862,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(_violations.pop().parent, ignore_errors=True)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files with a browser test run last; otherwise files with more tests first (as xdist
+    orders them), each file's tests in their order.
+
+    Playwright keeps threads running while its browser is open (until the
+    worker ends), and a process running threads starts its builds as new
+    interpreters instead of forking them (`acp_docs.core.runner.start_module`).
+    """
+    with_browser = {item.path for item in items if item.get_closest_marker("browser")}
+    sizes = collections.Counter(item.path for item in items)
+    items.sort(key=lambda item: (item.path in with_browser, -sizes[item.path], str(item.path)))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     """Note the running test, so the guards know whose marks to read."""
@@ -855,6 +893,29 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         used = sorted(named & fixtures)
         if used:
             _guard(tier, f"uses the fixture {used[0]!r}")
+    if item.get_closest_marker("build") is not None:
+        _preload_the_build()
+
+
+_preloaded: list[bool] = []
+
+
+def _preload_the_build() -> None:
+    """Import what a site build imports, once a worker, before its first build test.
+
+    `acp-docs check` forks its build from the process it runs in
+    (`acp_docs.core.runner.start_module`): run in-process by `acp`, each build
+    then starts with these modules instead of importing them again.
+    """
+    if _preloaded:
+        return
+    _preloaded.append(True)
+    import mkdocstrings_handlers.python  # noqa: F401
+    from mkdocs.config import load_config
+
+    import acp_docs.mkdocs.sitebuild  # noqa: F401
+
+    load_config(str(ROOT / "mkdocs.yml"))
 
 
 @pytest.fixture(autouse=True)

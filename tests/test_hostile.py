@@ -137,6 +137,7 @@ def finish(pid: int, outputs: list[int], args: tuple[str, ...]) -> subprocess.Co
         _done, code = os.waitpid(pid, 0)
     finally:
         timer.cancel()
+        timer.join()  # a thread left running would keep the next test's builds from forking
     if stopped.is_set():
         pytest.fail(f"acp-docs {' '.join(args)} did not finish within {TIME_LIMIT} s")
     for reader in readers:

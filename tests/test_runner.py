@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -87,3 +88,142 @@ def test_a_crashing_build_is_the_build_checks_error(repo_copy: Path) -> None:
     assert "no-such-path" in result.stderr
     assert "  rfds   error" in result.stderr or "  rfds  error" in result.stderr
     assert os.path.exists(config)
+
+
+PROBE = """
+import os, sys, time
+
+def main(argv):
+    if argv[0] == "report":
+        loaded = "parent_only_marker" in sys.modules
+        print(f"args={argv[1:]} cwd={os.getcwd()} env={os.environ.get('PROBE_WORD')}")
+        print(f"no-color={os.environ.get('NO_COLOR')} inherited={loaded}")
+        return 0
+    if argv[0] == "status":
+        raise SystemExit(int(argv[1]) if argv[1].isdigit() else argv[1])
+    if argv[0] == "none":
+        return None
+    if argv[0] == "raise":
+        print("half done")
+        raise RuntimeError("it broke")
+    if argv[0] == "planted":
+        import planted_here  # only in the checkout the child runs in
+        return 0
+    if argv[0] == "hang":
+        os.system(f"sleep 60 & echo $! > {argv[1]}; wait")
+    return 9
+"""
+
+
+@pytest.fixture
+def probe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A module `runner_probe` with a `main(argv)`, importable here and by a new interpreter."""
+    folder = tmp_path / "modules"
+    folder.mkdir()
+    (folder / "runner_probe.py").write_text(PROBE, encoding="utf-8")
+    (folder / "parent_only_marker.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setenv("PYTHONPATH", str(folder))
+    import parent_only_marker  # noqa: F401
+
+    monkeypatch.delitem(sys.modules, "parent_only_marker")
+    return tmp_path
+
+
+def _in_a_thread(call):
+    """`call()` run while a second thread runs, so the child cannot be forked."""
+    results: list = []
+    gate = threading.Event()
+    keeper = threading.Thread(target=gate.wait)
+    keeper.start()
+    try:
+        try:
+            results.append(call())
+        except BaseException as exc:  # handed back to the test
+            results.append(exc)
+    finally:
+        gate.set()
+        keeper.join()
+    if isinstance(results[0], BaseException):
+        raise results[0]
+    return results[0]
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "new interpreter"])
+def test_a_module_runs_in_a_child_with_its_arguments_folder_and_environment(
+    probe: Path, forked: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import parent_only_marker  # noqa: F401  (this process has it; only a fork inherits it)
+
+    monkeypatch.setenv("PROBE_WORD", "hello")
+    checkout = probe / "checkout"
+    checkout.mkdir()
+
+    def start_and_wait():
+        wait = runner.start_module(
+            "probe", "runner_probe", ["report", "a b", "c"], cwd=checkout, fix="x", env={}
+        )
+        return wait()
+
+    if forked:
+        assert threading.active_count() == 1, "a thread another test left keeps this from forking"
+    done = start_and_wait() if forked else _in_a_thread(start_and_wait)
+    assert done.stdout.splitlines() == [
+        f"args=['a b', 'c'] cwd={checkout} env=hello",
+        f"no-color=1 inherited={forked}",
+    ]
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "new interpreter"])
+def test_a_module_child_ends_with_the_status_it_gives_and_its_last_words(
+    probe: Path, forked: bool
+) -> None:
+    def outcome(*args: str) -> runner.Completed | str:
+        def start_and_wait():
+            return runner.start_module("probe", "runner_probe", args, cwd=probe, fix="fix it")()
+
+        try:
+            return start_and_wait() if forked else _in_a_thread(start_and_wait)
+        except runner.ToolFailure as exc:
+            return str(exc)
+
+    assert outcome("none") == runner.Completed(0, "", "")
+    assert outcome("status", "0") == runner.Completed(0, "", "")
+    assert outcome("status", "3") == "probe: failed with exit status 3; fix it"
+    assert outcome("status", "no way") == "probe: failed with exit status 1: no way; fix it"
+    failed = outcome("raise")
+    assert isinstance(failed, str)
+    assert failed.startswith("probe: failed with exit status 1: ")
+    assert failed.endswith("RuntimeError: it broke; fix it")
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "new interpreter"])
+def test_a_module_child_never_imports_from_the_checkout_it_runs_in(
+    probe: Path, forked: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkout = probe / "checkout"
+    checkout.mkdir()
+    (checkout / "planted_here.py").write_text("print('planted code ran')\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(checkout))  # as `python script.py` run in it would have it
+
+    def start_and_wait():
+        return runner.start_module("probe", "runner_probe", ["planted"], cwd=checkout, fix="x")()
+
+    with pytest.raises(runner.ToolFailure, match="No module named 'planted_here'"):
+        start_and_wait() if forked else _in_a_thread(start_and_wait)
+
+
+def test_a_hanging_forked_module_is_stopped_with_its_children(probe: Path) -> None:
+    pid_file = probe / "child.pid"
+    wait = runner.start_module(
+        "probe", "runner_probe", ["hang", str(pid_file)], cwd=probe, fix="x", timeout=0.5
+    )
+    with pytest.raises(runner.ToolFailure, match=r"did not finish within 0\.5 s"):
+        wait()
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        if not _running(pid):
+            return
+        time.sleep(0.01)
+    pytest.fail("the forked module's child outlived the timeout")

@@ -1,17 +1,17 @@
 """Every check of an RFD pull request: one site build and the other checks side by side.
 
 The checks are those of the registry (`acp_docs.checks.registry`). The build
-(through the `acp-docs` plugin) yields the findings of every check with
-`build` set, and runs their `after_build` hooks (spelling of the words of
-every page it rendered) in the same child process; each check outside the
-build (Prettier, with its cache) runs its `run` hook beside it. Nothing runs
+(through the `acp-docs` plugin, in a child process started first) yields the
+findings of every check with `build` set, and runs their `after_build` hooks
+(spelling of the words of every page it rendered) in the same child process;
+each check outside the build (Prettier, with its cache) runs its `run` hook
+beside it. Nothing runs
 twice. A check that cannot run reports its error; the others still report.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -41,35 +41,33 @@ class BuildResult:
     errors: dict[str, str] = field(default_factory=dict)
 
 
-def build_findings(repo: Repo, after: Iterable[str] = ()) -> BuildResult:
-    """Build the site once, in a child process with a timeout; every finding it yields.
+def start_build(repo: Repo, after: Iterable[str] = ()) -> Callable[[], BuildResult]:
+    """Start building the site once, in a child process with a timeout; the call that waits
+    for it returns every finding it yields.
 
     `after` names the checks whose `after_build` hooks run once the pages are rendered.
     """
-    done = runner.run(
+    wait = runner.start_module(
         "mkdocs",
-        [
-            sys.executable,
-            # -P: the checkout is not put on sys.path, so a `json.py` or `yaml.py` in a
-            # pull request cannot stand in for the module the build imports.
-            "-P",
-            "-m",
-            "acp_docs.mkdocs.sitebuild",
-            str(repo.root),
-            *(f"--check={name}" for name in after),
-        ],
+        "acp_docs.mkdocs.sitebuild",
+        [str(repo.root), *(f"--check={name}" for name in after)],
         cwd=repo.root,
         fix="run `make setup`, then `mkdocs build --strict` to see what stops it",
         timeout=BUILD_TIMEOUT,
     )
-    try:
-        result = json.loads(done.stdout.strip().splitlines()[-1])
-    except (json.JSONDecodeError, IndexError):
-        raise UsageError("mkdocs: the site build printed no result") from None
-    if "error" in result:
-        raise UsageError(str(result["error"]))
-    findings = [Finding(**item) for item in result["findings"]]
-    return BuildResult(findings, dict(result.get("check_errors", {})))
+
+    def result() -> BuildResult:
+        done = wait()
+        try:
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+        except (json.JSONDecodeError, IndexError):
+            raise UsageError("mkdocs: the site build printed no result") from None
+        if "error" in result:
+            raise UsageError(str(result["error"]))
+        findings = [Finding(**item) for item in result["findings"]]
+        return BuildResult(findings, dict(result.get("check_errors", {})))
+
+    return result
 
 
 Outcome = tuple[BuildResult | None, str | None, float]
@@ -83,6 +81,19 @@ def _timed(run_tool: Callable[[], BuildResult]) -> Outcome:
         return None, str(exc), time.perf_counter() - start
     except Exception as exc:
         return None, f"internal error: {type(exc).__name__}: {exc}", time.perf_counter() - start
+
+
+def _started(start: Callable[[], Callable[[], BuildResult]]) -> Callable[[], BuildResult]:
+    """`start()` now; a tool that cannot start reports that when it is waited for."""
+    try:
+        return start()
+    except UsageError as exc:
+        failure = exc
+
+        def failed() -> BuildResult:
+            raise failure
+
+        return failed
 
 
 def _beside(repo: Repo, check: registry.Check) -> Callable[[], BuildResult]:
@@ -107,8 +118,9 @@ def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
     building = [c for c in chosen if c.build and c.name not in errors]
     tools: dict[str, Callable[[], BuildResult]] = {}
     if building:
+        # Started before any thread, so the build can be forked from this process.
         after = [c.name for c in building if c.after_build is not None]
-        tools["build"] = lambda: build_findings(repo, after)
+        tools["build"] = _started(lambda: start_build(repo, after))
     for check in chosen:
         if not check.build and check.name not in errors:
             tools[check.name] = _beside(repo, check)

@@ -4,15 +4,28 @@ A tool that is missing, hangs or dies becomes a `ToolFailure` that says what
 went wrong and how to fix it; the check that ran it reports that as its error
 and the other checks go on. Output is decoded leniently and stripped of
 colour codes, so no tool's bytes can crash the caller.
+
+One of our own modules (the site build) runs in a child process the same way
+(`start_module`): forked from this process when it runs a single thread, so the
+child starts with what this process has already imported, or else as a new
+interpreter.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import importlib
 import os
+import selectors
 import shutil
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,13 +87,64 @@ def run(
 
     The tool runs in its own process group, so a timeout ends its children too.
     """
+    process = _spawn(tool, argv, cwd=cwd, fix=fix, env=env, piped_stdin=stdin is not None)
+    return _finish_spawned(
+        process, tool, fix, timeout, ok, stdin.encode("utf-8") if stdin is not None else None
+    )
+
+
+def start_module(
+    tool: str,
+    module: str,
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    fix: str,
+    timeout: float = DEFAULT_TIMEOUT,
+    env: Mapping[str, str] | None = None,
+    ok: Sequence[int] = (0,),
+) -> Callable[[], Completed]:
+    """Start `module.main(args)` in a child process; the returned call waits for it like `run`.
+
+    The child is forked when this process runs one thread (forking beside other
+    threads could copy a lock one of them holds) and can fork: it then starts
+    with every module already imported here, its import path without the
+    checkout, as `-P` gives a new interpreter. Otherwise a new interpreter
+    (`python -P -m acp_docs.core.runner module args`) calls it. Either way a
+    `SystemExit` is its status and an exception its traceback on standard
+    error. The timeout counts from the start.
+    """
+    started = time.monotonic()
+    if hasattr(os, "fork") and threading.active_count() == 1:
+        try:
+            pid, out_fd, err_fd = _fork_module(module, args, cwd, env or {})
+        except OSError as exc:
+            raise ToolFailure(tool, f"cannot start: {exc.strerror}", fix) from None
+        deadline = started + timeout
+        return lambda: _finish_forked(pid, out_fd, err_fd, tool, fix, deadline, timeout, ok)
+    argv = [sys.executable, "-P", "-m", __name__, module, *args]
+    process = _spawn(tool, argv, cwd=cwd, fix=fix, env=env)
+    return lambda: _finish_spawned(
+        process, tool, fix, max(0.0, started + timeout - time.monotonic()), ok, None, timeout
+    )
+
+
+def _spawn(
+    tool: str,
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    fix: str,
+    env: Mapping[str, str] | None,
+    piped_stdin: bool = False,
+) -> subprocess.Popen[bytes]:
     full_env = {**os.environ, **PLAIN_ENV, **(env or {})}
     try:
-        process = subprocess.Popen(
+        return subprocess.Popen(
             list(argv),
             cwd=cwd,
             env=full_env,
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdin=subprocess.PIPE if piped_stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
@@ -89,25 +153,161 @@ def run(
         raise ToolFailure(tool, f"`{argv[0]}` is not installed", fix) from None
     except OSError as exc:
         raise ToolFailure(tool, f"cannot start `{argv[0]}`: {exc.strerror}", fix) from None
+
+
+def _finish_spawned(
+    process: subprocess.Popen[bytes],
+    tool: str,
+    fix: str,
+    timeout: float,
+    ok: Sequence[int],
+    stdin: bytes | None,
+    limit: float | None = None,
+) -> Completed:
     try:
-        out, err = process.communicate(
-            stdin.encode("utf-8") if stdin is not None else None, timeout=timeout
-        )
+        out, err = process.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill(process)
-        raise ToolFailure(
-            tool, f"did not finish within {timeout:g} s and was stopped", fix
-        ) from None
+        raise _timed_out(tool, fix, timeout if limit is None else limit) from None
+    return _completed(tool, fix, process.returncode, out, err, ok)
+
+
+def _timed_out(tool: str, fix: str, timeout: float) -> ToolFailure:
+    return ToolFailure(tool, f"did not finish within {timeout:g} s and was stopped", fix)
+
+
+def _completed(
+    tool: str, fix: str, returncode: int, out: bytes, err: bytes, ok: Sequence[int]
+) -> Completed:
     stdout = strip_ansi(out.decode("utf-8", errors="replace"))
     stderr = strip_ansi(err.decode("utf-8", errors="replace"))
-    if process.returncode not in ok:
+    if returncode not in ok:
         tail = " ".join((stderr or stdout).strip().splitlines()[-3:])
-        if process.returncode < 0:
-            reason = f"was killed by signal {-process.returncode}"
+        if returncode < 0:
+            reason = f"was killed by signal {-returncode}"
         else:
-            reason = f"failed with exit status {process.returncode}"
+            reason = f"failed with exit status {returncode}"
         raise ToolFailure(tool, f"{reason}{': ' + tail if tail else ''}", fix)
-    return Completed(process.returncode, stdout, stderr)
+    return Completed(returncode, stdout, stderr)
+
+
+def _fork_module(
+    module: str, args: Sequence[str], cwd: Path, env: Mapping[str, str]
+) -> tuple[int, int, int]:
+    """Fork a child that runs `module.main(args)` in `cwd` and never returns; its pid and pipes."""
+    for stream in (sys.stdout, sys.stderr):  # or the child would write them out again
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (out_read, out_write, err_read, err_write):
+            os.close(fd)
+        raise
+    if pid == 0:  # the child: from here on it only ever leaves through os._exit
+        status = 70
+        try:
+            os.setpgid(0, 0)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.dup2(out_write, 1)
+            os.dup2(err_write, 2)
+            for fd in (null, out_read, out_write, err_read, err_write):
+                os.close(fd)
+            status = _child_main(module, args, cwd, env)
+        finally:
+            os._exit(status & 0xFF if isinstance(status, int) else 1)
+    for fd in (out_write, err_write):
+        os.close(fd)
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)  # also here, so a timeout never finds the group missing
+    return pid, out_read, err_read
+
+
+def _child_main(module: str, args: Sequence[str], cwd: Path, env: Mapping[str, str]) -> int:
+    gc.freeze()  # what the parent holds is never garbage here: the collector skips it
+    for name in ("SIGINT", "SIGTERM", "SIGPIPE"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    status = 1
+    try:
+        os.chdir(cwd)
+        os.environ.update({**PLAIN_ENV, **env})
+        here = Path.cwd().resolve()
+        sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != here]
+        returned = importlib.import_module(module).main(list(args))
+        status = returned if isinstance(returned, int) else 0
+    except SystemExit as exc:
+        if isinstance(exc.code, int):
+            status = exc.code
+        else:
+            status = 0 if exc.code is None else 1
+            if exc.code is not None:
+                print(exc.code, file=sys.stderr)
+    except BaseException:
+        traceback.print_exc()
+        status = 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError):
+                stream.flush()
+    return status
+
+
+def _finish_forked(
+    pid: int,
+    out_fd: int,
+    err_fd: int,
+    tool: str,
+    fix: str,
+    deadline: float,
+    timeout: float,
+    ok: Sequence[int],
+) -> Completed:
+    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
+    try:
+        with selectors.DefaultSelector() as selector:
+            for fd in chunks:
+                selector.register(fd, selectors.EVENT_READ)
+            while selector.get_map():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _timed_out(tool, fix, timeout)
+                for key, _ in selector.select(left):
+                    data = os.read(key.fd, 65536)
+                    if data:
+                        chunks[key.fd].append(data)
+                    else:
+                        selector.unregister(key.fd)
+        _, status = os.waitpid(pid, 0)
+    except BaseException:  # a timeout, or this process is interrupted: the child goes too
+        _kill_group(pid)
+        raise
+    finally:
+        os.close(out_fd)
+        os.close(err_fd)
+    out, err = (b"".join(chunks[fd]) for fd in (out_fd, err_fd))
+    return _completed(tool, fix, os.waitstatus_to_exitcode(status), out, err, ok)
+
+
+def _kill_group(pid: int) -> None:
+    """End a forked child and everything it started, and reap it."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+if __name__ == "__main__":  # the new interpreter of `start_module` when it cannot fork
+    # Output is flushed; skipping the interpreter's teardown (freeing every object) ends sooner.
+    os._exit(_child_main(sys.argv[1], sys.argv[2:], Path.cwd(), {}) & 0xFF)
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

@@ -109,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # A build allocates many short-lived objects and few cycles: collect rarely.
     gc.set_threshold(50_000, 20, 20)
-    # MkDocs prints its own log lines to stderr; the JSON alone goes to stdout.
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    # MkDocs prints its own log lines to stderr; the JSON alone goes to stdout. (Forked
+    # from a process that set up logging, the child drops what that process set up.)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s", force=True)
     sys.stdout.write(json.dumps(build(args.root.resolve(), args.check)) + "\n")
     return 0
 
