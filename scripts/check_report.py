@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import string
 import sys
 import unicodedata
@@ -35,7 +36,18 @@ MAX_CELL = 500
 MAX_SUMMARY = 200_000
 """Characters of findings and errors listed; the step's log holds every one."""
 
-_PUNCTUATION = frozenset(string.punctuation)
+_ESCAPES = {ord(char): f"&#{ord(char)};" for char in string.punctuation} | {ord("\n"): "<br>"}
+_NOT_PLAIN = re.compile(r"[^\x20-\x7e\n]")
+"""Characters outside printable ASCII: each is looked up (most text has none)."""
+
+
+def _unseen(match: re.Match[str]) -> str:
+    char = match.group()
+    # Control, format (bidi overrides), surrogate, private and unassigned
+    # characters are shown as an escape, never passed on.
+    if unicodedata.category(char)[0] == "C" or char in "\u2028\u2029\x85":
+        return f"\\u{ord(char):04x}"
+    return char
 
 
 def cell(text: object, limit: int = MAX_CELL) -> str:
@@ -43,19 +55,8 @@ def cell(text: object, limit: int = MAX_CELL) -> str:
     text = str(text)
     if len(text) > limit:
         text = text[:limit] + "\N{HORIZONTAL ELLIPSIS}"
-    out = []
-    for char in text:
-        if char == "\n":
-            out.append("<br>")
-        elif char in _PUNCTUATION:
-            out.append(f"&#{ord(char)};")
-        elif unicodedata.category(char)[0] == "C" or char in "\u2028\u2029\x85":
-            # Control, format (bidi overrides), surrogate, private and unassigned
-            # characters are shown as an escape, never passed on.
-            out.append(f"&#92;u{ord(char):04x}")
-        else:
-            out.append(char)
-    return "".join(out).strip()
+    shown = _NOT_PLAIN.sub(_unseen, text)
+    return shown.translate(_ESCAPES).strip()
 
 
 def findings(doc: dict[str, Any]) -> list[Finding]:

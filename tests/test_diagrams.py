@@ -13,7 +13,7 @@ import pytest
 
 from acp_docs.diagrams import fences, publish, styles, theme
 
-from conftest import copy_repo, no_traceback, require_tool, run
+from conftest import acp, copy_repo, no_traceback, require_tool, run
 
 GOOD = """sequenceDiagram
     accTitle: A planted timeline
@@ -105,7 +105,7 @@ def test_a_broken_diagram_is_a_finding_at_its_line_and_fails_the_strict_build(
     planted: tuple[Path, int, int, str],
 ) -> None:
     repo, bad_line, unlabelled, _ = planted
-    result = run(["acp-docs", "check", "--only", "diagrams"], cwd=repo)
+    result = acp(["check", "--only", "diagrams"], cwd=repo)
     no_traceback(result)
     assert result.returncode == 1, result.stderr
     assert (
@@ -157,14 +157,14 @@ def test_unchanged_diagrams_start_no_browser_and_a_missing_one_is_a_finding(
     cache = {"ACP_DOCS_CACHE_DIR": str(tmp_path / "cache")}
     nowhere = {**cache, "ACP_DOCS_CHROMIUM": str(tmp_path / "no-chromium")}
     # No cache, no Chromium: the diagram's finding, at its fence, and its text as code.
-    missing = run(["acp-docs", "check", "--only", "diagrams"], cwd=repo, env=nowhere)
+    missing = acp(["check", "--only", "diagrams"], cwd=repo, env=nowhere)
     no_traceback(missing)
     assert missing.returncode == 1
     assert f"docs/index.md:{fence}:1: the diagram is not drawn: Chromium" in missing.stdout
     assert "make setup" in missing.stdout
-    first = run(["acp-docs", "check", "--only", "diagrams"], cwd=repo, env=cache)
+    first = acp(["check", "--only", "diagrams"], cwd=repo, env=cache)
     assert first.returncode == 0, first.stdout + first.stderr
     assert list((tmp_path / "cache" / "diagrams").glob("*.json"))
     # Drawn once: the next check reads the cache and needs no Chromium.
-    second = run(["acp-docs", "check", "--only", "diagrams"], cwd=repo, env=nowhere)
+    second = acp(["check", "--only", "diagrams"], cwd=repo, env=nowhere)
     assert second.returncode == 0, second.stdout + second.stderr

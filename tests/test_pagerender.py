@@ -14,7 +14,7 @@ from mkdocs.structure.toc import AnchorLink, TableOfContents
 from acp_docs.mkdocs.state import Link
 from acp_docs.patches import pagerender
 
-from conftest import RENDER_CONFIG, no_traceback, replace_in, run
+from conftest import RENDER_CONFIG, acp, no_traceback, replace_in
 
 
 class _File:
@@ -204,7 +204,8 @@ def test_a_warm_check_finds_on_kept_pages_what_a_cold_check_found(
     env = {"ACP_DOCS_CACHE_DIR": str(tmp_path / "cache")}
 
     def findings() -> list[str]:
-        result = run(["acp-docs", "check", "--skip", "spell", "format"], cwd=repo_copy, env=env)
+        # In this process, so each check's build is a fresh child: a warm one has only the cache.
+        result = acp(["check", "--skip", "spell", "format"], cwd=repo_copy, env=env)
         no_traceback(result)
         assert result.returncode == 1, result.stdout + result.stderr
         return [line for line in result.stdout.splitlines() if line.startswith("docs/")]
