@@ -36,6 +36,16 @@ def _running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
+def _gone_soon(pid: int, seconds: float = 5) -> bool:
+    """Whether process `pid` ends within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not _running(pid):
+            return True
+        time.sleep(0.01)
+    return False
+
+
 def test_a_hanging_tool_is_stopped_with_its_children(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
     script = f"sleep 60 & echo $! > {shlex.quote(str(pid_file))}; wait"
@@ -43,13 +53,7 @@ def test_a_hanging_tool_is_stopped_with_its_children(tmp_path: Path) -> None:
     with pytest.raises(runner.ToolFailure, match=r"did not finish within 0\.25 s"):
         runner.run("sleeper", ["sh", "-c", script], cwd=tmp_path, fix="x", timeout=0.25)
     assert time.monotonic() - start < 10
-    pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if not _running(pid):
-            return
-        time.sleep(0.01)
-    pytest.fail("the tool's child outlived the timeout")
+    assert _gone_soon(int(pid_file.read_text())), "the tool's child outlived the timeout"
 
 
 def test_a_crashing_tool_reports_its_status_and_last_words(tmp_path: Path) -> None:
@@ -220,10 +224,4 @@ def test_a_hanging_forked_module_is_stopped_with_its_children(probe: Path) -> No
     )
     with pytest.raises(runner.ToolFailure, match=r"did not finish within 0\.5 s"):
         wait()
-    pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if not _running(pid):
-            return
-        time.sleep(0.01)
-    pytest.fail("the forked module's child outlived the timeout")
+    assert _gone_soon(int(pid_file.read_text())), "the module's child outlived the timeout"
