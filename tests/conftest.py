@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,9 +81,9 @@ def run(
             _guard(tier, f"runs {' '.join(args)[:200]!r}")
         from acp_docs.core import runner
 
-        # A new interpreter (when this worker runs threads) finds `mkdocs_cli` here too.
-        tests = str(Path(__file__).parent)
-        full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [tests, full_env.get("PYTHONPATH")]))
+        if threading.active_count() > 1:  # the runner starts a new interpreter: show it the way
+            paths = [str(Path(__file__).parent), full_env.get("PYTHONPATH", "")]
+            full_env["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
         done = runner.start_module(
             "mkdocs",
             "mkdocs_cli",
