@@ -5,8 +5,8 @@ The checks are those of the registry (`acp_docs.checks.registry`). The build
 findings of every check with `build` set, and runs their `after_build` hooks
 (spelling of the words of every page it rendered) in the same child process;
 each check outside the build (Prettier, with its cache) runs its `run` hook
-beside it. Nothing runs
-twice. A check that cannot run reports its error; the others still report.
+beside it. Nothing runs twice. A check that cannot run reports its error; the
+others still report.
 """
 
 from __future__ import annotations
