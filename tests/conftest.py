@@ -898,9 +898,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         _preload_the_build()
 
 
-_preloaded: list[bool] = []
-
-
+@functools.cache
 def _preload_the_build() -> None:
     """Import what a site build imports, once a worker, before its first build test.
 
@@ -908,9 +906,6 @@ def _preload_the_build() -> None:
     (`acp_docs.core.runner.start_module`): run in-process by `acp`, each build
     then starts with these modules instead of importing them again.
     """
-    if _preloaded:
-        return
-    _preloaded.append(True)
     import mkdocstrings_handlers.python  # noqa: F401
     from mkdocs.config import load_config
 

@@ -87,10 +87,10 @@ def run(
 
     The tool runs in its own process group, so a timeout ends its children too.
     """
+    deadline = time.monotonic() + timeout
     process = _spawn(tool, argv, cwd=cwd, fix=fix, env=env, piped_stdin=stdin is not None)
-    return _finish_spawned(
-        process, tool, fix, timeout, ok, stdin.encode("utf-8") if stdin is not None else None
-    )
+    data = stdin.encode("utf-8") if stdin is not None else None
+    return _finish_spawned(process, tool, fix, deadline, timeout, ok, data)
 
 
 def start_module(
@@ -114,19 +114,16 @@ def start_module(
     `SystemExit` is its status and an exception its traceback on standard
     error. The timeout counts from the start.
     """
-    started = time.monotonic()
+    deadline = time.monotonic() + timeout
     if hasattr(os, "fork") and threading.active_count() == 1:
         try:
             pid, out_fd, err_fd = _fork_module(module, args, cwd, env or {})
         except OSError as exc:
             raise ToolFailure(tool, f"cannot start: {exc.strerror}", fix) from None
-        deadline = started + timeout
         return lambda: _finish_forked(pid, out_fd, err_fd, tool, fix, deadline, timeout, ok)
     argv = [sys.executable, "-P", "-m", __name__, module, *args]
     process = _spawn(tool, argv, cwd=cwd, fix=fix, env=env)
-    return lambda: _finish_spawned(
-        process, tool, fix, max(0.0, started + timeout - time.monotonic()), ok, None, timeout
-    )
+    return lambda: _finish_spawned(process, tool, fix, deadline, timeout, ok, None)
 
 
 def _spawn(
@@ -159,16 +156,17 @@ def _finish_spawned(
     process: subprocess.Popen[bytes],
     tool: str,
     fix: str,
+    deadline: float,
     timeout: float,
     ok: Sequence[int],
     stdin: bytes | None,
-    limit: float | None = None,
 ) -> Completed:
     try:
-        out, err = process.communicate(stdin, timeout=timeout)
+        out, err = process.communicate(stdin, timeout=max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
-        _kill(process)
-        raise _timed_out(tool, fix, timeout if limit is None else limit) from None
+        _kill_group(process.pid)
+        process.communicate()  # reaps it, and the pipes reach their end
+        raise _timed_out(tool, fix, timeout) from None
     return _completed(tool, fix, process.returncode, out, err, ok)
 
 
@@ -286,6 +284,8 @@ def _finish_forked(
         _, status = os.waitpid(pid, 0)
     except BaseException:  # a timeout, or this process is interrupted: the child goes too
         _kill_group(pid)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
         raise
     finally:
         os.close(out_fd)
@@ -295,24 +295,14 @@ def _finish_forked(
 
 
 def _kill_group(pid: int) -> None:
-    """End a forked child and everything it started, and reap it."""
+    """End a child and everything it started: its process group, else the child alone."""
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, 0)
 
 
 if __name__ == "__main__":  # the new interpreter of `start_module` when it cannot fork
     # Output is flushed; skipping the interpreter's teardown (freeing every object) ends sooner.
     os._exit(_child_main(sys.argv[1], sys.argv[2:], Path.cwd(), {}) & 0xFF)
-
-
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        process.kill()
-    process.communicate()
