@@ -118,7 +118,8 @@ class ApiPages:
     current: str | None = None
     """The source path of the page being rendered."""
     sources: str = ""
-    """A digest of the package's sources and of what renders them (`apirender.sources_key`)."""
+    """A digest of the package's sources (`apirender.sources_key`); what renders them is keyed
+    by the build (`pagerender.context_key`)."""
 
     def add_to(self, files: Files, config: Any, root: Path) -> list[Finding]:
         """Generate a page per package (when the site has the API index page and mkdocstrings).
