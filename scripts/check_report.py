@@ -24,7 +24,7 @@ import re
 import string
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,27 +94,30 @@ def summary(doc: dict[str, Any] | None, status: int | None = None) -> str:
             "| Where | Rule | Message |",
             "| --- | --- | --- |",
         ]
-        rows = [
+        rows = (
             f"| {cell(f.location())} | {cell(f.rule_id)} | {cell(f.message)} |"
             for f in sorted(found)
-        ]
-        lines += _within_budget(rows, "finding(s)")
+        )
+        lines += _within_budget(rows, len(found), "finding(s)")
     if errors:
         lines += ["", "**Could not run:**", ""]
-        lines += _within_budget([f"- {cell(e)}" for e in errors], "error(s)")
+        lines += _within_budget((f"- {cell(e)}" for e in errors), len(errors), "error(s)")
     return "\n".join(lines) + "\n"
 
 
-def _within_budget(rows: list[str], what: str) -> list[str]:
-    """The first rows that fit in `MAX_SUMMARY` characters, and how many did not."""
+def _within_budget(rows: Iterator[str], total: int, what: str) -> list[str]:
+    """The first of `total` rows that fit in `MAX_SUMMARY` characters, and how many did not.
+
+    Rows are made one at a time, so those past the budget are never made.
+    """
     kept, size = [], 0
     for row in rows:
         size += len(row) + 1
         if size > MAX_SUMMARY:
             break
         kept.append(row)
-    if len(kept) < len(rows):
-        kept += ["", f"{len(rows) - len(kept)} more {what}: the step's log lists every one."]
+    if len(kept) < total:
+        kept += ["", f"{total - len(kept)} more {what}: the step's log lists every one."]
     return kept
 
 

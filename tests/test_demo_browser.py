@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from test_readers_browser import NAVIGATE
+
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
 DEMO = '[data-acp-demo="prompt-suggestions"]'
@@ -32,10 +34,24 @@ def tab(browser):
 
 @pytest.fixture
 def page(tab, site_url: str):
-    """The RFD page, loaded afresh, with the demo ready; no script error while it is used."""
+    """The RFD page with a demo of its own, ready; no script error while it is used.
+
+    The module's first test loads the page. Each next one leaves it for the home
+    page and comes back, both by Material's instant navigation, as a reader
+    following links would: the page's content, its demo with it, is fetched and
+    set up anew, without the cost of starting the whole page again.
+    """
     page, errors = tab
     errors.clear()
-    page.goto(site_url + RFD_PAGE)
+    rfd = site_url + RFD_PAGE
+    if page.url == rfd and page.evaluate("typeof document$ !== 'undefined'"):
+        before = page.locator(DEMO).first.element_handle()
+        for url in (site_url, rfd):
+            assert page.evaluate(NAVIGATE, url) == url
+        assert before.evaluate("root => !root.isConnected"), "the demo was not set up anew"
+    else:
+        page.goto(rfd)
+        page.wait_for_load_state("networkidle")  # Material takes links over from here
     page.wait_for_function(f"() => document.querySelector('{DEMO}').acpDemo !== undefined")
     yield page
     assert errors == [], errors
