@@ -37,8 +37,10 @@ MODES = [
 API_MODES = {("light", 1280): "all", ("dark", 390): "covering"}
 """The visits that check the generated API pages too: all of them, or a covering set."""
 
-NAVIGATE = """(url) => new Promise((resolve) => {
+NAVIGATE = """(url) => new Promise((resolve, reject) => {
   // A click on a link, as a reader's: Material's instant navigation takes it over.
+  // Material ignores some links (one to the page shown): fail then, never hang.
+  const late = setTimeout(() => reject(new Error(`no instant navigation to ${url}`)), 30000);
   const link = document.createElement("a");
   link.href = url;
   document.querySelector(".md-content").append(link);
@@ -46,6 +48,7 @@ NAVIGATE = """(url) => new Promise((resolve) => {
   const subscription = document$.subscribe(() => {
     if (first) { first = false; return; }
     setTimeout(() => {
+      clearTimeout(late);
       subscription.unsubscribe();
       resolve(location.href);
     });
