@@ -20,7 +20,10 @@ inline SVG and any class of the theme's own layout are not.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import re
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -175,7 +178,26 @@ def _elements(html: str) -> Iterator[LexborNode]:
     yield from tree.root.traverse(include_text=False) if tree.root is not None else ()
 
 
-def _walk(html: str) -> list[Problem]:
+class _Record:
+    """The elements of a page as shapes (`_shape`), held compactly: a digest of them all and
+    a hash of each, so a long page's elements are never all held as objects at once."""
+
+    def __init__(self) -> None:
+        self.hashes: array[int] = array("q")
+        self._digest = hashlib.blake2b(digest_size=16)
+
+    def add(self, shape: _Shape) -> None:
+        """Note the next element."""
+        text = repr(shape)
+        self.hashes.append(hash(text))
+        self._digest.update(text.encode("utf-8", "surrogatepass") + b"\n")
+
+    def digest(self) -> bytes:
+        """The digest of every element noted, in order."""
+        return self._digest.digest()
+
+
+def _walk(html: str, record: _Record) -> list[Problem]:
     found: list[Problem] = []
     for node in _elements(html):
         tag = node.tag or ""
@@ -187,6 +209,7 @@ def _walk(html: str) -> list[Problem]:
             for name in attributes:
                 found.append(Problem(name, f"an attribute {name}= on <{tag}>"))
             continue
+        record.add(_shape(tag, attributes))
         if tag.startswith("-") or tag not in ELEMENTS:
             found.append(Problem(f"<{tag}", f"a <{tag}> element"))
             continue
@@ -232,13 +255,53 @@ def _cleaner() -> Callable[[str], str]:
     return _CLEANER
 
 
-def _shape(html: str) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
-    """Each element (below the parser's own html/head/body) with its attributes, in order."""
-    return [
-        (node.tag or "", tuple(sorted((k, _value(k, v)) for k, v in node.attributes.items())))
-        for node in _elements(html)
-        if node.tag not in _SYNTHETIC and node.tag != "-comment"
-    ]
+_Shape = tuple[str, tuple[tuple[str, str], ...]]
+
+
+def _shape(tag: str, attributes: dict[str, str | None]) -> _Shape:
+    """An element as the comparison sees it: its tag and its attributes, sorted."""
+    if not attributes:
+        return tag, ()
+    return tag, tuple(sorted((k, _value(k, v)) for k, v in attributes.items()))
+
+
+def _shapes(html: str) -> Iterator[_Shape]:
+    """Each element (below the parser's own html/head/body), in order."""
+    for node in _elements(html):
+        if node.tag not in _SYNTHETIC and node.tag != "-comment":
+            yield _shape(node.tag or "", node.attributes)
+
+
+def _first_change(html: str, clean: str) -> str | None:
+    """The tag of the first element the sanitizer changed ("" when it added one at the end),
+    or None when `clean` holds the same elements with the same attributes.
+
+    Both are read element by element, side by side, from two trees.
+    """
+    for before, after in itertools.zip_longest(_shapes(html), _shapes(clean)):
+        if before != after:
+            return before[0] if before is not None else ""
+    return None
+
+
+def _change_from(record: _Record, html: str, clean: str) -> str | None:
+    """What `_first_change` says, with `html`'s elements read from `record`: one tree at a
+    time. The digest decides whether anything changed; the hashes only find where."""
+    again = _Record()
+    first = None
+    for index, shape in enumerate(_shapes(clean)):
+        again.add(shape)
+        if first is None and (
+            index >= len(record.hashes) or again.hashes[index] != record.hashes[index]
+        ):
+            first = index
+    if again.digest() == record.digest():
+        return None
+    if first is None:
+        return _first_change(html, clean)  # a shorter page, or hashes alike: read both
+    if first >= len(record.hashes):
+        return ""
+    return next(itertools.islice(_shapes(html), first, None))[0]
 
 
 def _value(name: str, value: str | None) -> str:
@@ -248,16 +311,13 @@ def _value(name: str, value: str | None) -> str:
 
 def review(html: str) -> tuple[str, list[Problem]]:
     """The content to publish (what the sanitizer keeps) and each thing outside the allowlist."""
-    found = _walk(html)
+    record = _Record()
+    found = _walk(html, record)
     clean = _cleaner()(html)
     if not found:
-        before, after = _shape(html), _shape(clean)
-        if before != after:
-            differs = next(
-                (b for b, a in zip(before, after, strict=False) if b != a),
-                before[len(after)] if len(before) > len(after) else ("", ()),
-            )
-            tag = differs[0] or "element"
+        changed = _change_from(record, html, clean)
+        if changed is not None:
+            tag = changed or "element"
             found.append(Problem(f"<{tag}", f"a <{tag}> the sanitizer changes"))
     return clean, found
 
