@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from acp_docs.policy import sanitize
+from acp_docs.policy import pieces, sanitize
 
 PAGE = (
     '<h2 id="usage">Usage</h2>\n<p>Read <a href="https://example.com/a">the spec</a>.</p>\n'
@@ -29,7 +29,7 @@ PAIRS = {
 @pytest.mark.parametrize("clean", PAIRS.values(), ids=PAIRS.keys())
 def test_the_recorded_comparison_says_what_reading_both_pages_says(clean: str) -> None:
     record = sanitize._Record()
-    assert sanitize._walk(PAGE, record) == []
+    assert sanitize._walk(pieces.elements(PAGE), record) == []
     assert sanitize._change_from(record, PAGE, clean) == sanitize._first_change(PAGE, clean)
 
 
@@ -51,7 +51,7 @@ def test_the_comparison_names_the_first_element_changed() -> None:
 def test_the_digest_decides_and_alike_hashes_fall_back_to_reading_both() -> None:
     clean = PAGE.replace('align="left"', 'align="right"')
     record = sanitize._Record()
-    sanitize._walk(PAGE, record)
+    sanitize._walk(pieces.elements(PAGE), record)
     # Hashes that match the cleaned page everywhere, as a collision would: the digest
     # still differs, so the change is found, and located by reading both pages.
     alike = sanitize._Record()

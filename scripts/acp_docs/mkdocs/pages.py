@@ -229,7 +229,7 @@ def finish(state: BuildState, output: str, page: Any, repair: bool) -> str:
             state.report(Finding(shown, 1, 1, "build", message, "build/theme"))
     if state.serving:
         return repaired
-    with_policy = csp.apply(repaired)
+    with_policy = csp.apply(repaired, page.content or "")
     if with_policy is None:
         message = (
             "the page has no <head> for its Content-Security-Policy: the theme's markup has changed"

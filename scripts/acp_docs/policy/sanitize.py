@@ -8,7 +8,8 @@ Each element, attribute, class, id, URL and style outside `POLICY` is a
 `Problem`. The content that is published is what the allowlist sanitizer
 `nh3` (Ammonia, on html5ever) keeps under the same policy; if the sanitizer
 drops something the walk did not name, that is a problem too, so the two can
-never disagree silently.
+never disagree silently. A long page is walked and cleaned a piece at a time,
+cut only where the parser is provably back at the start (`pieces`).
 
 What an author can write stays open: headings, paragraphs, lists, tables
 (with column alignment), code blocks with titles and line numbers, tabs,
@@ -29,8 +30,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import nh3
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborNode
 
+from acp_docs.policy import pieces
+from acp_docs.policy.pieces import elements as _elements
 from acp_docs.sources.lines import LineIndex
 
 ELEMENTS = frozenset(
@@ -173,11 +176,6 @@ def _allowed_name(tag: str, name: str) -> bool:
     )
 
 
-def _elements(html: str) -> Iterator[LexborNode]:
-    tree = LexborHTMLParser(html)
-    yield from tree.root.traverse(include_text=False) if tree.root is not None else ()
-
-
 class _Record:
     """The elements of a page as shapes (`_shape`), held compactly: a digest of them all and
     a hash of each, so a long page's elements are never all held as objects at once."""
@@ -197,9 +195,9 @@ class _Record:
         return self._digest.digest()
 
 
-def _walk(html: str, record: _Record) -> list[Problem]:
+def _walk(nodes: Iterator[LexborNode], record: _Record) -> list[Problem]:
     found: list[Problem] = []
-    for node in _elements(html):
+    for node in nodes:
         tag = node.tag or ""
         if tag == "-comment":
             continue  # a comment, as the browser reads it: never shown, dropped when published
@@ -312,8 +310,15 @@ def _value(name: str, value: str | None) -> str:
 def review(html: str) -> tuple[str, list[Problem]]:
     """The content to publish (what the sanitizer keeps) and each thing outside the allowlist."""
     record = _Record()
-    found = _walk(html, record)
-    clean = _cleaner()(html)
+    found: list[Problem] = []
+    published: list[str] = []
+    clean_piece = _cleaner()
+    for piece, tree in pieces.read(html):
+        found += _walk(pieces.elements_of(tree), record)
+        published.append(clean_piece(piece))
+        del tree
+    clean = "".join(published)
+    del published
     if not found:
         changed = _change_from(record, html, clean)
         if changed is not None:
