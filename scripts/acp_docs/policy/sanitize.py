@@ -315,8 +315,8 @@ def review(html: str) -> tuple[str, list[Problem]]:
     clean_piece = _cleaner()
     for piece, tree in pieces.read(html):
         found += _walk(pieces.elements_of(tree), record)
+        del tree  # before the sanitizer builds its own tree of the piece
         published.append(clean_piece(piece))
-        del tree
     clean = "".join(published)
     del published
     if not found:
