@@ -18,9 +18,11 @@ the rest of the page is parsed whole, as before this module: never wrong,
 only larger.
 
 Each later piece starts with `<body>`: the parser is in the body at once, as
-it was at the cut. (A `<frameset>` there is then ignored, as it is in a real
-page whose header has text before the content; it is not on the allowlist
-either way.)
+it was at the cut. Two things the parser remembers are not carried over a
+cut: whether a `<frameset>` may still replace the body, and a form left open
+when its parent closed. A later `<frameset>` is then ignored (as in a real
+page, whose header has text before the content) and a later `<form>` is read
+as a new one; neither is on the allowlist, and neither is ever published.
 """
 
 from __future__ import annotations
