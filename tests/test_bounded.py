@@ -21,6 +21,13 @@ CASES = {
     ),
     "unclosed tags": ("x " + "<a " * 200_000, "more than 64 HTML openers", 5),
     "unclosed brackets": ("[" * 50_000, "brackets that Markdown's link reader would scan", 5),
+    # Over 256 Ki characters of HTML: walked and sanitized in pieces (acp_docs.policy.pieces).
+    "a long page": (
+        "Words enough to make a long paragraph of a long page.\n\n" * 6000
+        + '<img src="x.png" onerror="alert(1)">',
+        "the attribute onerror= on <img>",
+        5 + 2 * 6000,
+    ),
 }
 
 
