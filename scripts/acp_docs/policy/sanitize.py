@@ -33,7 +33,6 @@ import nh3
 from selectolax.lexbor import LexborNode
 
 from acp_docs.policy import pieces
-from acp_docs.policy.pieces import elements as _elements
 from acp_docs.sources.lines import LineIndex
 
 ELEMENTS = frozenset(
@@ -265,7 +264,7 @@ def _shape(tag: str, attributes: dict[str, str | None]) -> _Shape:
 
 def _shapes(html: str) -> Iterator[_Shape]:
     """Each element (below the parser's own html/head/body), in order."""
-    for node in _elements(html):
+    for node in pieces.elements(html):
         if node.tag not in _SYNTHETIC and node.tag != "-comment":
             yield _shape(node.tag or "", node.attributes)
 
