@@ -15,6 +15,7 @@ import json
 import os
 import re
 import resource
+import secrets
 import shutil
 import signal
 import stat
@@ -236,6 +237,15 @@ ONE_BLOCK = '```json title="SessionUpdate (v1)"\n{}\n```\n'
 
 def _json_block(content: str) -> Callable[[Path, Path], None]:
     return _page(f'Text.\n\n```json title="SessionUpdate (v1)"\n{content}\n```\n')
+
+
+def _shadowing_modules(repo: Path, outside: Path) -> None:
+    """Modules at the root named like the standard library's, and a diagram never drawn
+    before: its drawing starts a new interpreter (`acp_docs.diagrams.render`) in the checkout."""
+    for name in ("json.py", "yaml.py", "tempfile.py", "markdown.py", "selectors.py"):
+        (repo / name).write_text(f"open({str(outside / 'victim.json')!r}, 'w').write('ran')\n")
+    label = secrets.token_hex(8)  # the drawing cache has never seen this diagram
+    _page(f"Text.\n\n```mermaid\nflowchart LR\n  A[{label}] --> B\n```\n")(repo, outside)
 
 
 def _symlink(rel: str, target: Callable[[Path], str]) -> Callable[[Path, Path], None]:
@@ -658,10 +668,7 @@ CASES = [
     ),
     Case(
         "modules at the root named like ones the build imports",
-        lambda repo, outside: [
-            (repo / name).write_text(f"open({str(outside / 'victim.json')!r}, 'w').write('ran')\n")
-            for name in ("json.py", "yaml.py", "tempfile.py", "markdown.py")
-        ],
+        lambda repo, outside: _shadowing_modules(repo, outside),
         ("check", "--only", "build"),
         0,
         "",

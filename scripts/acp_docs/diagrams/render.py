@@ -110,9 +110,14 @@ class Renderer:
         script = self.root / MERMAID_JS
         if not script.is_file():
             raise runner.ToolFailure("Mermaid", f"{MERMAID_JS} is missing", FIX)
-        argv = [sys.executable, "-m", "acp_docs.diagrams.worker", str(script), chromium()]
+        # `-P` and an import path of absolute folders other than the checkout: a
+        # `json.py` an author put at the root is never imported in place of the real one.
+        argv = [sys.executable, "-P", "-m", "acp_docs.diagrams.worker", str(script), chromium()]
         env = {**os.environ, **runner.PLAIN_ENV}
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        root = self.root.resolve()
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in sys.path if os.path.isabs(p) and Path(p).resolve() != root
+        )
         self._process = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
