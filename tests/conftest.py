@@ -152,17 +152,27 @@ def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
 def copy_repo(folder: Path, *, lean: bool = True) -> Path:
     """A copy of the repository in `folder`, sharing the installed node_modules.
 
-    A lean copy (the default) leaves out the API pages mkdocstrings draws from
-    the engine's own source (their index page stays, with its prose): no
-    throwaway checkout is about them, and they cost every build. The site
-    every reader test reads (`site_repo`) keeps them.
+    A lean copy (the default) leaves out the engine's source and tests
+    (`scripts/`, `tests/`: three files of four; `make test` checks them in the
+    real checkout) and so the API pages mkdocstrings draws from that source (their index page
+    stays, with its prose): no throwaway checkout is about them, and they cost
+    every copy and every build. The site every reader test reads (`site_repo`)
+    keeps them.
     """
     dest = folder / "repo"
-    shutil.copytree(ROOT, dest, ignore=IGNORED)
+    shutil.copytree(ROOT, dest, ignore=IGNORED if not lean else _lean_ignored)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     if lean:
         _drop_api_reference(dest)
     return dest
+
+
+def _lean_ignored(folder: str, names: list[str]) -> set[str]:
+    """What a lean copy leaves out of `folder`: what every copy does, and at the top the engine."""
+    ignored = IGNORED(folder, names)
+    if Path(folder) == ROOT:
+        ignored |= {"scripts", "tests"} & set(names)
+    return ignored
 
 
 def _drop_api_reference(repo: Path) -> None:
