@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import shlex
 import sys
@@ -215,6 +216,30 @@ def test_a_module_child_never_imports_from_the_checkout_it_runs_in(
 
     with pytest.raises(runner.ToolFailure, match="No module named 'planted_here'"):
         start_and_wait() if forked else _in_a_thread(start_and_wait)
+
+
+def _interpreter_commands(source: str) -> list[int]:
+    """The lines of list displays that hold `sys.executable`: a command for a new interpreter."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.List) and any(
+            isinstance(e, ast.Attribute) and e.attr == "executable" for e in node.elts
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_runner_writes_the_command_of_a_new_interpreter() -> None:
+    """Every new interpreter is `runner.python_module`'s, which never imports from its folder."""
+    assert _interpreter_commands('argv = [sys.executable, "-m", "x"]\n') == [1]
+    package = Path(runner.__file__).resolve().parent.parent
+    written = {
+        path.relative_to(package).as_posix(): found
+        for path in sorted(package.rglob("*.py"))
+        if (found := _interpreter_commands(path.read_text(encoding="utf-8")))
+    }
+    assert written == {"core/runner.py": written.get("core/runner.py")}
+    assert len(written["core/runner.py"]) == 1
 
 
 def test_a_hanging_forked_module_is_stopped_with_its_children(probe: Path) -> None:

@@ -204,7 +204,7 @@ def _ask(
         config.write_text(json.dumps({"spellchecker": "aspell", "matrix": [task]}))
         done = runner.run(
             "pyspelling",
-            [sys.executable, "-P", "-m", __name__, str(config), aspell],
+            runner.python_module(__name__, str(config), aspell),
             cwd=folder,
             fix="run `make setup` (pyspelling and Aspell)",
             timeout=120,

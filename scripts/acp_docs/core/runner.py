@@ -93,6 +93,15 @@ def run(
     return _finish_spawned(process, tool, fix, deadline, timeout, ok, data)
 
 
+def python_module(module: str, *args: str) -> list[str]:
+    """The command of a new interpreter running `module` with `args`.
+
+    It starts with `-P`: the folder it runs in is never on its import path, so a
+    `json.py` at the root of a checkout is never imported in place of the real one.
+    """
+    return [sys.executable, "-P", "-m", module, *args]
+
+
 def start_module(
     tool: str,
     module: str,
@@ -121,7 +130,7 @@ def start_module(
         except OSError as exc:
             raise ToolFailure(tool, f"cannot start: {exc.strerror}", fix) from None
         return lambda: _finish_forked(pid, out_fd, err_fd, tool, fix, deadline, timeout, ok)
-    argv = [sys.executable, "-P", "-m", __name__, module, *args]
+    argv = python_module(__name__, module, *args)
     process = _spawn(tool, argv, cwd=cwd, fix=fix, env=env)
     return lambda: _finish_spawned(process, tool, fix, deadline, timeout, ok, None)
 

@@ -110,11 +110,9 @@ class Renderer:
         script = self.root / MERMAID_JS
         if not script.is_file():
             raise runner.ToolFailure("Mermaid", f"{MERMAID_JS} is missing", FIX)
-        # `-P` and an import path of absolute folders other than the checkout: a
-        # `json.py` an author put at the root is never imported in place of the real one.
-        argv = [sys.executable, "-P", "-m", "acp_docs.diagrams.worker", str(script), chromium()]
+        argv = runner.python_module("acp_docs.diagrams.worker", str(script), chromium())
         env = {**os.environ, **runner.PLAIN_ENV}
-        root = self.root.resolve()
+        root = self.root.resolve()  # this interpreter's import path, less the checkout
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in sys.path if os.path.isabs(p) and Path(p).resolve() != root
         )
