@@ -43,7 +43,15 @@ def served(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> I
     require_tool("aspell", "Aspell")
     copy = copy_sample(sample_template, tmp_path_factory.mktemp("serve"))
     with DevServer(copy) as server:
-        server.wait_for(RFD_PAGE, lambda page: page is not None, 60)
+        page = server.wait_for(RFD_PAGE, lambda page: page is not None, 60)
+        if not _clean(page):  # each test would wait for a clean page in vain
+            log = server.log().splitlines()
+            located = [line for line in log if re.search(r"\S\.\w+:\d+:\d+", line)]
+            pytest.fail(
+                "the copy has problems before any edit (its repository does):\n"
+                + "\n".join(located[-20:] or log[-20:]),
+                pytrace=False,
+            )
         yield server
 
 
