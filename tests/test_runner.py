@@ -233,10 +233,11 @@ def test_only_the_runner_writes_the_command_of_a_new_interpreter() -> None:
     """Every new interpreter is `runner.python_module`'s, which never imports from its folder."""
     assert _interpreter_commands('argv = [sys.executable, "-m", "x"]\n') == [1]
     package = Path(runner.__file__).resolve().parent.parent
+    texts = {path: path.read_text(encoding="utf-8") for path in sorted(package.rglob("*.py"))}
     written = {
         path.relative_to(package).as_posix(): found
-        for path in sorted(package.rglob("*.py"))
-        if (found := _interpreter_commands(path.read_text(encoding="utf-8")))
+        for path, text in texts.items()
+        if "executable" in text and (found := _interpreter_commands(text))
     }
     assert written == {"core/runner.py": written.get("core/runner.py")}
     assert len(written["core/runner.py"]) == 1
