@@ -203,13 +203,19 @@ def test_a_module_child_ends_with_the_status_it_gives_and_its_last_words(
 
 
 @pytest.mark.parametrize("forked", [True, False], ids=["forked", "new interpreter"])
+@pytest.mark.parametrize("entry", ["the checkout", "a relative folder"])
 def test_a_module_child_never_imports_from_the_checkout_it_runs_in(
-    probe: Path, forked: bool, monkeypatch: pytest.MonkeyPatch
+    probe: Path, forked: bool, entry: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     checkout = probe / "checkout"
-    checkout.mkdir()
-    (checkout / "planted_here.py").write_text("print('planted code ran')\n", encoding="utf-8")
-    monkeypatch.syspath_prepend(str(checkout))  # as `python script.py` run in it would have it
+    folder = checkout if entry == "the checkout" else checkout / "sub"
+    folder.mkdir(parents=True)
+    (folder / "planted_here.py").write_text("print('planted code ran')\n", encoding="utf-8")
+    if entry == "the checkout":  # as `python script.py` run in it would have it
+        monkeypatch.syspath_prepend(str(checkout))
+    else:  # a relative entry, as `PYTHONPATH=sub` gives: it names a folder of the checkout
+        monkeypatch.syspath_prepend("sub")
+        monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["sub", os.environ["PYTHONPATH"]]))
 
     def start_and_wait():
         return runner.start_module("probe", "runner_probe", ["planted"], cwd=checkout, fix="x")()

@@ -93,6 +93,17 @@ def run(
     return _finish_spawned(process, tool, fix, deadline, timeout, ok, data)
 
 
+def import_path_outside(folder: Path, entries: Sequence[str]) -> list[str]:
+    """The import path `entries` less `folder` itself and every relative entry.
+
+    A process run in `folder` reads an empty or relative entry as a folder of
+    it: of a checkout, when it runs in one. (The engine's own folders may lie
+    in the checkout it checks, this repository's own: they stay.)
+    """
+    here = folder.resolve()
+    return [p for p in entries if os.path.isabs(p) and Path(p).resolve() != here]
+
+
 def python_module(module: str, *args: str) -> list[str]:
     """The command of a new interpreter running `module` with `args`.
 
@@ -145,6 +156,9 @@ def _spawn(
     piped_stdin: bool = False,
 ) -> subprocess.Popen[bytes]:
     full_env = {**os.environ, **PLAIN_ENV, **(env or {})}
+    if "PYTHONPATH" in full_env:
+        entries = full_env["PYTHONPATH"].split(os.pathsep)
+        full_env["PYTHONPATH"] = os.pathsep.join(import_path_outside(cwd, entries))
     try:
         return subprocess.Popen(
             list(argv),
@@ -244,8 +258,7 @@ def _child_main(module: str, args: Sequence[str], cwd: Path, env: Mapping[str, s
     try:
         os.chdir(cwd)
         os.environ.update({**PLAIN_ENV, **env})
-        here = Path.cwd().resolve()
-        sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != here]
+        sys.path[:] = import_path_outside(Path.cwd(), sys.path)
         returned = importlib.import_module(module).main(list(args))
         status = returned if isinstance(returned, int) else 0
     except SystemExit as exc:

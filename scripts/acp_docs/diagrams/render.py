@@ -112,10 +112,7 @@ class Renderer:
             raise runner.ToolFailure("Mermaid", f"{MERMAID_JS} is missing", FIX)
         argv = runner.python_module("acp_docs.diagrams.worker", str(script), chromium())
         env = {**os.environ, **runner.PLAIN_ENV}
-        root = self.root.resolve()  # this interpreter's import path, less the checkout
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in sys.path if os.path.isabs(p) and Path(p).resolve() != root
-        )
+        env["PYTHONPATH"] = os.pathsep.join(runner.import_path_outside(self.root, sys.path))
         self._process = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
