@@ -154,13 +154,13 @@ def copy_repo(folder: Path, *, lean: bool = True) -> Path:
 
     A lean copy (the default) leaves out the engine's source and tests
     (`scripts/`, `tests/`: three files of four; `make test` checks them in the
-    real checkout) and so the API pages mkdocstrings draws from that source (their index page
-    stays, with its prose): no throwaway checkout is about them, and they cost
-    every copy and every build. The site every reader test reads (`site_repo`)
-    keeps them.
+    real checkout), and so the API pages mkdocstrings draws from that source
+    (their index page stays, with its prose): no throwaway checkout is about
+    them, and they cost every copy and every build. The site every reader test
+    reads (`site_repo`) keeps them.
     """
     dest = folder / "repo"
-    shutil.copytree(ROOT, dest, ignore=IGNORED if not lean else _lean_ignored)
+    shutil.copytree(ROOT, dest, ignore=_lean_ignored if lean else IGNORED)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     if lean:
         _drop_api_reference(dest)

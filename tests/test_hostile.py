@@ -668,7 +668,7 @@ CASES = [
     ),
     Case(
         "modules at the root named like ones the build imports",
-        lambda repo, outside: _shadowing_modules(repo, outside),
+        _shadowing_modules,
         ("check", "--only", "build"),
         0,
         "",

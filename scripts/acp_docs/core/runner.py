@@ -113,6 +113,22 @@ def python_module(module: str, *args: str) -> list[str]:
     return [sys.executable, "-P", "-m", module, *args]
 
 
+def start_worker(
+    tool: str,
+    module: str,
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    fix: str,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """A long-lived `python_module(module, *args)` in its own process group, fed on its
+    standard input and read on its standard output (what it says on standard error is
+    dropped). Its caller talks to it, and stops it with its group."""
+    argv = python_module(module, *args)
+    return _spawn(tool, argv, cwd=cwd, fix=fix, env=env, piped_stdin=True, stderr=False)
+
+
 def start_module(
     tool: str,
     module: str,
@@ -154,6 +170,7 @@ def _spawn(
     fix: str,
     env: Mapping[str, str] | None,
     piped_stdin: bool = False,
+    stderr: bool = True,
 ) -> subprocess.Popen[bytes]:
     full_env = {**os.environ, **PLAIN_ENV, **(env or {})}
     if "PYTHONPATH" in full_env:
@@ -166,7 +183,7 @@ def _spawn(
             env=full_env,
             stdin=subprocess.PIPE if piped_stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
             start_new_session=True,
         )
     except FileNotFoundError:

@@ -110,16 +110,13 @@ class Renderer:
         script = self.root / MERMAID_JS
         if not script.is_file():
             raise runner.ToolFailure("Mermaid", f"{MERMAID_JS} is missing", FIX)
-        argv = runner.python_module("acp_docs.diagrams.worker", str(script), chromium())
-        env = {**os.environ, **runner.PLAIN_ENV}
-        env["PYTHONPATH"] = os.pathsep.join(runner.import_path_outside(self.root, sys.path))
-        self._process = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
+        self._process = runner.start_worker(
+            "Chromium",
+            "acp_docs.diagrams.worker",
+            [str(script), chromium()],
+            cwd=self.root,
+            fix=FIX,
+            env={"PYTHONPATH": os.pathsep.join(sys.path)},  # the runner keeps what is safe
         )
         self._buffer = b""
         self.started += 1
