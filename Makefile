@@ -100,7 +100,7 @@ session: setup
 # served again by `mkdocs serve`. `make bench SUITE=1` also times the whole
 # suite's CPU (a few minutes more).
 bench: setup
-	$(BIN)/python scripts/bench_all.py $(if $(SUITE),--suite)
+	$(BIN)/python scripts/bench_all.py $(if $(SUITE),--suite) $(if $(BY_FILE),--by-file)
 
 # The upstream check on a checkout of agentclientprotocol/agent-client-protocol:
 # make bench-upstream UPSTREAM=../agent-client-protocol

@@ -2,7 +2,8 @@
 
 Runs `acp-docs check` warm, cold and on growing RFDs (bench_check.py), the
 5,000 example blocks (bench_examples.py, read from its output), the fast test
-tier and, with `--suite`, the whole suite's CPU time (bench_tests.py), and a
+tier and, with `--suite`, the whole suite's CPU time (bench_tests.py; with
+`--by-file`, that of each build or browser test file run alone), and a
 save served again by `mkdocs serve` (bench_serve.py). A figure over its target
 prints OVER; the run still exits 0 (benchmarks report, tests assert), unless a
 benchmark could not run at all.
@@ -58,6 +59,9 @@ def main() -> int:
     """Run every benchmark and print each figure as it comes."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", action="store_true", help="also time the whole test suite")
+    parser.add_argument(
+        "--by-file", action="store_true", help="also time each build or browser test file alone"
+    )
     parser.add_argument("--runs", type=int, default=5, help="warm `acp-docs check` runs")
     args = parser.parse_args()
     status = 0
@@ -75,6 +79,8 @@ def main() -> int:
     print("\n".join(bench_tests.fast_tier()), flush=True)
     if args.suite:
         print("\n".join(bench_tests.whole_suite()), flush=True)
+    if args.by_file:
+        print("\n".join(bench_tests.by_file()), flush=True)
     serve = script("bench_serve.py")
     print(serve.stdout.strip().splitlines()[-1] if serve.stdout.strip() else serve.stderr)
     return status
