@@ -1,11 +1,16 @@
 """YAML from contributors, loaded safely: plain data only, no aliases, errors with a line.
 
 Aliases are refused outright: an RFD's front matter or a schema source has no
-need for them, and refusing them rules out alias expansion bombs.
+need for them, and refusing them rules out alias expansion bombs. What is
+loaded is what JSON can hold: a number that is not finite (`.nan`, `.inf`)
+and a lone surrogate (`"\\ud800"`, which no UTF-8 text can hold) are errors
+at their line, not values that fail later, far from the file.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import yaml
@@ -16,18 +21,55 @@ from yaml.events import AliasEvent
 from acp_docs.core.errors import LocatedError
 from acp_docs.sources import pointer as ptr
 
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89a-fA-F]|U0000[dD][89a-fA-F])")
+"""The only way YAML text spells a lone surrogate: an escape in a double-quoted scalar."""
+
+
+def _text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
 
 class NoAliasLoader(yaml.SafeLoader):
-    """`yaml.SafeLoader` that refuses aliases (`*name`)."""
+    """`yaml.SafeLoader` that refuses aliases (`*name`), and what JSON cannot hold."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self.surrogates = not isinstance(stream, str) or bool(_SURROGATE_ESCAPE.search(stream))
 
     def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
-        """Compose a node; an alias is an error at its own line."""
+        """Compose a node; an alias, or a string holding a lone surrogate, is an error at its
+        own line."""
         if self.check_event(AliasEvent):
             event = self.peek_event()
             raise ComposerError(
                 None, None, "YAML aliases (*name) are not allowed here", event.start_mark
             )
-        return super().compose_node(parent, index)
+        node = super().compose_node(parent, index)
+        if self.surrogates and isinstance(node, yaml.ScalarNode) and not _text(node.value):
+            raise ComposerError(
+                None,
+                None,
+                "a lone surrogate escape (\\uD800 to \\uDFFF) is not a character:"
+                " write the character itself",
+                node.start_mark,
+            )
+        return node
+
+    def construct_yaml_float(self, node: Any) -> float:
+        """A float; one that is not finite (`.nan`, `.inf`, `1e999`) is an error at its line."""
+        value: float = super().construct_yaml_float(node)
+        if not math.isfinite(value):
+            raise ConstructorError(
+                None,
+                None,
+                f"{node.value} is not a finite number, which JSON needs",
+                node.start_mark,
+            )
+        return value
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:  # type: ignore[override]
         """Construct a mapping; a key that appears twice is an error at its line."""
@@ -45,6 +87,8 @@ class NoAliasLoader(yaml.SafeLoader):
                 )
         return super().construct_mapping(node, deep=deep)
 
+
+NoAliasLoader.add_constructor("tag:yaml.org,2002:float", NoAliasLoader.construct_yaml_float)
 
 # Dates stay strings: the checks that need a date parse it and report an
 # impossible one (2026-02-31) at its line, instead of failing to load the file.
