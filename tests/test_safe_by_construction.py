@@ -19,14 +19,20 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser
 
-from conftest import copy_sample, replace_in, run
+from conftest import copy_repo, copy_sample, replace_in, run
 
 pytestmark = pytest.mark.build
 
 NAV_ENTRY = "      - Checks: tooling/checks.md\n"
 PLANTS = {
     # name: (Markdown line, what the finding says)
+    "cross-reference": (
+        '<autoref identifier="x&quot;&gt;&lt;meta http-equiv=refresh'
+        ' content=&quot;0;url=https://example.invalid/ref&quot;&gt;" optional>text</autoref>',
+        "in a cross-reference's identifier",
+    ),
     "comment": ("<!-- x --!><img src=x onerror=alert(1)>", "the attribute onerror= on <img>"),
     "noscript": (
         '<noscript><p title="</noscript><img src=x onerror=alert(2)>"></noscript>',
@@ -46,6 +52,8 @@ PLANTS = {
     "diagram": ('<pre class="mermaid">graph TD; A-->B</pre>', "the class 'mermaid'"),
     "theme class": ('<div class="md-overlay">x</div>', "the class 'md-overlay'"),
 }
+UNTITLED = "# Untitled &lt;/title&gt;&lt;meta http-equiv=refresh content=0;url=https://example.invalid/title&gt;\n"
+"""A page without a title of its own: its heading names it in the `<title>` element."""
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -63,7 +71,12 @@ def hostile(sample_template: Path, tmp_path_factory: pytest.TempPathFactory):
         lines += [markdown, ""]
         where[name] = len(lines) - 1
     (repo / "docs" / "tooling" / "hostile.md").write_text("\n".join(lines), encoding="utf-8")
-    replace_in(repo / "mkdocs.yml", NAV_ENTRY, NAV_ENTRY + "      - Hostile: tooling/hostile.md\n")
+    (repo / "docs" / "tooling" / "untitled.md").write_text(UNTITLED + "\nText.\n")
+    replace_in(
+        repo / "mkdocs.yml",
+        NAV_ENTRY,
+        NAV_ENTRY + "      - Hostile: tooling/hostile.md\n      - tooling/untitled.md\n",
+    )
     (repo / "docs" / "tooling" / "drawing.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg">\n<script>alert(6)</script>\n</svg>\n'
     )
@@ -104,6 +117,18 @@ def test_what_is_refused_is_not_published(hostile) -> None:
     page = (site / "tooling" / "hostile" / "index.html").read_text(encoding="utf-8")
     assert "alert(5)" not in page  # the description never reaches <head>
     assert "mermaid" not in page and "example.invalid/pixel" not in page
+    for name in ("hostile", "untitled"):
+        tree = LexborHTMLParser((site / "tooling" / name / "index.html").read_text())
+        handlers = [
+            f"<{node.tag} {attribute}>"
+            for node in tree.root.traverse()
+            for attribute in node.attributes
+            if attribute.lower().startswith("on")
+        ]
+        assert handlers == [], name
+        assert [m.html for m in tree.css("meta[http-equiv]") if "refresh" in m.html] == [], name
+    untitled = LexborHTMLParser((site / "tooling" / "untitled" / "index.html").read_text())
+    assert untitled.css_first("title").text().startswith("Untitled </title><meta")
 
 
 @pytest.mark.browser
@@ -116,6 +141,10 @@ def test_in_chromium_nothing_runs_loads_elsewhere_or_navigates_away(browser, hos
         page = context.new_page()
         page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
         page.on("request", lambda request: requests.append(request.url))
+        page.goto(url + "tooling/untitled/")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(300)
+        untitled = page.url
         page.goto(url + "tooling/hostile/")
         page.wait_for_load_state("networkidle")
         page.mouse.click(640, 450)  # where an overlay would lie
@@ -135,3 +164,27 @@ def test_in_chromium_nothing_runs_loads_elsewhere_or_navigates_away(browser, hos
     assert dialogs == []
     assert [r for r in requests if urlsplit(r).netloc not in ("", host)] == []
     assert urlsplit(landed).netloc == host
+    assert untitled == url + "tooling/untitled/"
+
+
+def test_a_contents_label_with_markup_is_a_finding_and_published_as_text(tmp_path: Path) -> None:
+    """With mkdocstrings (left out of lean copies), a heading's label reaches the contents as
+    written: its markup is a finding, and the page's contents get its text only."""
+    repo = copy_repo(tmp_path, lean=False)
+    (repo / "docs" / "tooling" / "labelled.md").write_text(
+        "# Labelled\n\n"
+        '## Label { data-toc-label="<meta http-equiv=refresh'
+        " content='0;url=https://example.invalid/'>Label\" }\n\nText.\n"
+    )
+    replace_in(
+        repo / "mkdocs.yml", NAV_ENTRY, NAV_ENTRY + "      - Labelled: tooling/labelled.md\n"
+    )
+    site = tmp_path / "site"
+    built = run(["mkdocs", "build", "--site-dir", str(site)], cwd=repo)
+    assert built.returncode == 0, built.stderr
+    said = [line for line in built.stderr.splitlines() if "docs/tooling/labelled.md:3:" in line]
+    assert any("a table-of-contents label holds markup" in line for line in said), built.stderr
+    tree = LexborHTMLParser((site / "tooling" / "labelled" / "index.html").read_text())
+    assert [m.html for m in tree.css("meta[http-equiv]") if "refresh" in m.html] == []
+    labels = {node.text(strip=True) for node in tree.css('a.md-nav__link[href="#label"]')}
+    assert labels == {"Label"}

@@ -83,3 +83,12 @@ def test_a_sanitizer_that_changes_what_the_walk_allowed_is_a_problem(
     monkeypatch.setattr(sanitize, "_CLEANER", lambda html: change(clean(html)))
     _published, problems = sanitize.review(PAGE)
     assert problems == [sanitize.Problem(f"<{tag}", f"a <{tag}> the sanitizer changes")]
+
+
+def test_a_lone_surrogate_is_a_problem_and_published_as_a_replacement_character() -> None:
+    # A docstring's "\ud800" reaches an API page's content as a lone surrogate.
+    published, problems = sanitize.review("<p>a \ud800 b</p>")
+    assert published == "<p>a \ufffd b</p>"
+    assert [p.message for p in problems] == [
+        "a lone surrogate, which is not a character (shown as U+FFFD)"
+    ]

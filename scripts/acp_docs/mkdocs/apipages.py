@@ -37,7 +37,7 @@ from acp_docs.core import cachedir
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.patches import apirender
-from acp_docs.policy import sanitize
+from acp_docs.policy import crossrefs, sanitize
 from acp_docs.sources import filetree
 from acp_docs.sources.textfile import max_bytes, write_atomic
 
@@ -221,7 +221,9 @@ def keep_rendering(
     return True
 
 
-_POLICY = hashlib.sha256(Path(sanitize.__file__).read_bytes()).hexdigest()[:16]
+_POLICY = hashlib.sha256(
+    b"".join(Path(module.__file__).read_bytes() for module in (sanitize, crossrefs))
+).hexdigest()[:16]
 """The allowlist's own code: a changed policy reviews every API page again."""
 
 

@@ -29,7 +29,7 @@ from acp_docs.markdown import prose
 from acp_docs.mkdocs import apipages, diagrams, links, markers, proposal, rfdheader
 from acp_docs.mkdocs.state import BuildState
 from acp_docs.patches import themefix
-from acp_docs.policy import csp, sanitize
+from acp_docs.policy import csp, sanitize, themetext
 from acp_docs.rfds import model as rfds
 from acp_docs.sources.textfile import read_text
 from acp_docs.validation import examples
@@ -119,6 +119,15 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
     loaded = state.loaded_or_fail()
     shown = state.shown(page.file)
     text = source_text(state, page)
+    labels = themetext.publish(page)
+    if labels:
+        where = [sanitize.Problem("data-toc-label", "") for _label in labels]
+        for line, col, _message in sanitize.locate(text or "", where):
+            message = (
+                "a table-of-contents label holds markup: only its text is published"
+                " (docs/tooling/checks.md#what-a-page-may-hold)"
+            )
+            state.report(Finding(shown, line, col, "build", message, "build/not-allowed"))
     schemas = loaded.schemas
     if schemas is not None and text:
 

@@ -32,7 +32,7 @@ from typing import Any
 import nh3
 from selectolax.lexbor import LexborNode
 
-from acp_docs.policy import pieces
+from acp_docs.policy import crossrefs, pieces
 from acp_docs.sources.lines import LineIndex
 
 ELEMENTS = frozenset(
@@ -48,6 +48,7 @@ ELEMENTS = frozenset(
 `autoref` is mkdocs-autorefs' placeholder (its `[text][identifier]` syntax and
 mkdocstrings' cross-references): once every page is rendered, autorefs makes
 each a link to the page that documents the identifier, or leaves its text.
+It reads them back without a parser: see `crossrefs` for what that asks of them.
 """
 GLOBAL_ATTRIBUTES = frozenset({"class", "id", "title", "role", "aria-label", "aria-hidden"})
 ELEMENT_ATTRIBUTES: dict[str, frozenset[str]] = {
@@ -135,6 +136,8 @@ def _same_site(url: str) -> bool:
 
 def value_problem(tag: str, name: str, value: str) -> str | None:
     """Why the allowed attribute `name` of `<tag>` may not have `value` (None: it may)."""
+    if tag == "autoref" and not crossrefs.VALUE.fullmatch(value):
+        return f"a quote, <, > or & (or more than 300 characters) in a cross-reference's {name}"
     if name == "class":
         bad = _foreign_classes(value)
         return f"the class {bad[0][:60]!r} is not one of the site's" if bad else None
@@ -210,6 +213,8 @@ def _walk(nodes: Iterator[LexborNode], record: _Record) -> list[Problem]:
         if tag.startswith("-") or tag not in ELEMENTS:
             found.append(Problem(f"<{tag}", f"a <{tag}> element"))
             continue
+        if tag == "autoref" and "identifier" not in attributes:
+            found.append(Problem("<autoref", "a cross-reference <autoref> without an identifier"))
         for name, value in attributes.items():
             if not _allowed_name(tag, name):
                 found.append(Problem(name, f"the attribute {name}= on <{tag}>"))
@@ -306,17 +311,30 @@ def _value(name: str, value: str | None) -> str:
     return " ".join(value.split()) if name == "class" and value else value or ""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _characters_only(html: str) -> tuple[str, list[Problem]]:
+    """`html` with each lone surrogate (a docstring's `"\\ud800"` makes one) as U+FFFD."""
+    try:
+        html.encode("utf-8")
+    except UnicodeEncodeError:
+        problem = Problem("\\u", "a lone surrogate, which is not a character (shown as U+FFFD)")
+        return _SURROGATE.sub("\ufffd", html), [problem]
+    return html, []
+
+
 def review(html: str) -> tuple[str, list[Problem]]:
     """The content to publish (what the sanitizer keeps) and each thing outside the allowlist."""
     record = _Record()
-    found: list[Problem] = []
+    html, found = _characters_only(html)
     published: list[str] = []
     clean_piece = _cleaner()
     for piece, tree in pieces.read(html):
         found += _walk(pieces.elements_of(tree), record)
         del tree  # before the sanitizer builds its own tree of the piece
         published.append(clean_piece(piece))
-    clean = "".join(published)
+    clean = crossrefs.guard("".join(published))
     del published
     if not found:
         changed = _change_from(record, html, clean)
