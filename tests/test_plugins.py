@@ -93,7 +93,7 @@ def test_the_installed_reporter_formats_the_findings(
     [
         ("raise RuntimeError('broken on import')\n", "RuntimeError: broken on import"),
         ("import a_module_that_is_not_there\n", "ModuleNotFoundError"),
-        ("REPORTER = 'text'\n", "is a str, not a Reporter"),
+        ("REPORTER = 'text'\n", "is of type str, not a Reporter"),
         (
             "from acp_docs.reporters import Reporter\nREPORTER = Reporter(summary='no render')\n",
             "must have a `render(report) -> str`",
@@ -114,6 +114,23 @@ def test_a_reporter_that_fails_to_load_stops_every_command_naming_it(
     assert result.returncode == 2
     named = f"{entries}:3:1: entry point acp_docs.reporters `broken = fake_acp_plugin:REPORTER`"
     assert named in result.stderr and reason in result.stderr
+
+
+def test_two_entry_points_of_one_name_are_an_error_naming_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(
+        tmp_path / "plugin",
+        monkeypatch,
+        FAKE_REPORTER,
+        "[acp_docs.reporters]\ntext = fake_acp_plugin:REPORTER\n",
+    )
+    result = acp(["rfds"], cwd=ROOT)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "already has the name 'text'" in result.stderr, result.stderr
+    assert "fake_acp_plugin:REPORTER" in result.stderr
+    assert "acp_docs.reporters.text:REPORTER" in result.stderr
 
 
 FAKE_RULES = """

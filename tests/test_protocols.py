@@ -54,18 +54,19 @@ def test_v1_is_closed_with_session_capabilities_and_v2_open_without() -> None:
 
 
 def test_an_unknown_version_is_a_usage_error_not_another_version() -> None:
+    known = ", ".join(protocols.VERSIONS)
     with pytest.raises(
-        UsageError, match="unknown ACP protocol version 'v3': known versions are v1, v2"
+        UsageError, match=f"unknown ACP protocol version 'v9': known versions are {known}"
     ):
-        protocols.get("v3")
-    result = acp(["schema", "merge", "--protocol", "v3"])
+        protocols.get("v9")
+    result = acp(["schema", "merge", "--protocol", "v9"])
     no_traceback(result)
     assert result.returncode == 2
-    assert "invalid choice: 'v3'" in result.stderr
+    assert "invalid choice: 'v9'" in result.stderr
 
 
 def test_an_example_declared_for_an_unknown_version_is_a_finding(schemas, render) -> None:
-    text = '```json title="SessionUpdate (v1, v3)"\n{"sessionUpdate": "plan", "entries": []}\n```\n'
+    text = '```json title="SessionUpdate (v1, v9)"\n{"sessionUpdate": "plan", "entries": []}\n```\n'
     findings = check_text(text, "page.md", schemas, render).findings
     assert [(f.line, f.rule_id) for f in findings] == [(1, "examples/unknown-version")]
-    assert "unknown ACP protocol version 'v3'" in findings[0].message
+    assert "unknown ACP protocol version 'v9'" in findings[0].message

@@ -135,7 +135,7 @@ def test_a_new_check_in_one_module_reports_with_its_hint(
     [
         ({}, "cannot be imported: ModuleNotFoundError: No module named 'brokencheck'"),
         ({"brokencheck": "raise RuntimeError('boom')\n"}, "RuntimeError: boom"),
-        ({"brokencheck": "CHECK = 'words'\n"}, "is a str, not a Check"),
+        ({"brokencheck": "CHECK = 'words'\n"}, "is of type str, not a Check"),
     ],
     ids=["missing", "raises", "not a check"],
 )

@@ -242,7 +242,7 @@ def test_schema_generate_restores_a_fragment_and_removes_a_stale_one(repo_copy: 
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("versions: [v1, v2]", "versions: [v1, v3]", "unknown ACP protocol version 'v3'"),
+        ("versions: [v1, v2]", "versions: [v1, v9]", "unknown ACP protocol version 'v9'"),
         ("  - op: add-variant\n", "  - op: add-varient\n", "unknown op 'add-varient'"),
         ("    union: SessionUpdate\n", "    union: SessionUpdates\n", "no discriminated union"),
         (

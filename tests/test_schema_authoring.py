@@ -210,10 +210,10 @@ MISTAKES = [
     ),
     (
         "[v1, v2]",
-        "[v1, v3]",
+        "[v1, v9]",
         "versions:",
-        "unknown ACP protocol version 'v3'",
-        "unknown ACP protocol version 'v3'",
+        "unknown ACP protocol version 'v9'",
+        "unknown ACP protocol version 'v9'",
     ),
     ("shared:\n", "extra: 1\nshared:\n", "extra: 1", "unknown key 'extra'", "unknown key 'foo'"),
     (
@@ -671,7 +671,7 @@ def test_the_written_example_generates_merges_and_passes_every_check(
     _new_rfd(repo_copy, slug, blocks=EXAMPLE_BLOCKS)
     written = scaffold.write_example_source(repo_copy, slug, "Session label", list(protocols.NAMES))
     folder = repo_copy / "schema" / slug
-    assert written == [folder / "source.yaml", folder / "v1.json", folder / "v2.json"]
+    assert written == [folder / "source.yaml", *(folder / f"{v}.json" for v in protocols.NAMES)]
     generated = acp(["schema", "generate"], cwd=repo_copy)
     assert generated.returncode == 0 and "fragments are up to date" in generated.stderr
     assert acp(["schema", "check"], cwd=repo_copy).returncode == 0

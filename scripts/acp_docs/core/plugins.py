@@ -100,16 +100,20 @@ def load_group(
     entry is a PluginLoadError naming it.
     """
     loaded: dict[str, T] = {}
+    first: dict[str, metadata.EntryPoint] = {}
     for entry in entries(group):
         if entry.name in loaded:
-            raise error(entry, "another entry point of the group has the same name")
+            other = first[entry.name]
+            where = f" of {other.dist.name}" if other.dist is not None else ""
+            raise error(entry, f"{other.value!r}{where} already has the name {entry.name!r}")
+        first[entry.name] = entry
         try:
             value = entry.load()
         except Exception as exc:  # any failure of third-party import code is the entry's fault
             raise error(entry, f"cannot be imported: {type(exc).__name__}: {exc}") from None
         if not isinstance(value, kind):
             raise error(
-                entry, f"is a {type(value).__name__}, not a {kind.__name__}: point it at one"
+                entry, f"is of type {type(value).__name__}, not a {kind.__name__}: point it at one"
             )
         reason = check(value, entry.name) if check is not None else None
         if reason is not None:
