@@ -278,7 +278,9 @@ def test_a_trace_of_the_new_version_runs_the_rules_its_row_selects(
     rules = [f["rule"] for f in json.loads(result.stdout)["findings"]]
     assert "prompt-suggestions/while-idle" in rules, result.stdout
     assert "prompt-suggestions/after-response" not in selected + rules
-    assert f"against {len(session.rules())} wire rule(s)" in result.stderr
+    held = [rule for rule in session.rules() if rule.applies(fake_row)]
+    assert f"against the {len(held)} wire rule(s) of ACP {fake_row.name}:" in result.stderr
+    assert len(held) < len(session.rules())  # one rule holds only where a turn ends in its response
 
 
 def test_an_rfd_of_the_new_version_alone_exports_to_its_folder(

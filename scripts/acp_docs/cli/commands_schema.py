@@ -140,8 +140,10 @@ def cmd_trace(args: argparse.Namespace) -> int:
         shown = path.as_posix()
         findings += trace.check(path, shown, schemas, args.protocol)
     emit(args, findings)
+    version = protocols.get(args.protocol)
+    held = [rule for rule in trace.rules() if rule.applies(version)]
     say(
-        f"{len(args.files)} trace(s) checked against {len(trace.rules())} wire rule(s):"
-        f" {len(findings)} problem(s)"
+        f"{len(args.files)} trace(s) checked against the {len(held)} wire rule(s) of ACP"
+        f" {version.name}: {len(findings)} problem(s)"
     )
     return FOUND if findings else OK
