@@ -735,6 +735,18 @@ CASES = [
         "not a regular file",
     ),
     Case(
+        "a word list that is a FIFO",
+        lambda repo, outside: (
+            _replace(".pyspelling.yml", "- .wordlist.txt", "- words.txt")(repo, outside),
+            _fifo("words.txt")(repo, outside),
+        ),
+        ("check", "--only", "spell"),
+        2,
+        "words.txt",
+        None,
+        "a word list must be a regular file inside the checkout",
+    ),
+    Case(
         "a directory",
         lambda _r, _o: None,
         ("validate", "--protocol", "v1", "--def", "SessionUpdate", "docs"),

@@ -206,11 +206,14 @@ def config_findings(repo: Repo, config: dict[str, Any]) -> list[Finding]:
     return findings
 
 
-def _vetted_sources(repo: Repo, tree: filetree.Scan, patterns: Any) -> list[str]:
+def _vetted_sources(
+    repo: Repo, tree: filetree.Scan, patterns: Any, *, word_lists: bool = False
+) -> list[str]:
     """The files the patterns match that are regular files inside the checkout.
 
     Only these are read: never a file behind a link that leaves the checkout,
-    and never a FIFO.
+    and never a FIFO. A word list that is not one is an error naming it: left
+    out, it would turn each of its words into a finding that hides the cause.
     """
     if patterns is None:
         return []
@@ -223,6 +226,11 @@ def _vetted_sources(repo: Repo, tree: filetree.Scan, patterns: Any) -> list[str]
             full = repo.root / rel
             if tree.allows(repo.root, full) and filetree.inside(repo.root, full):
                 found.append(Path(rel).as_posix())
+            elif word_lists:
+                raise UsageError(
+                    f"{Path(rel).as_posix()}: a word list must be a regular file inside the"
+                    " checkout (not a link out of it, a FIFO or a folder)"
+                )
     return sorted(dict.fromkeys(found))
 
 
@@ -277,7 +285,7 @@ def tasks(repo: Repo) -> tuple[list[Task], list[Finding]]:
                 task["name"],
                 _vetted_sources(repo, tree, task["sources"]),
                 _aspell_options(task, lines, f"/matrix/{index}"),
-                _vetted_sources(repo, tree, dictionary.get("wordlists")),
+                _vetted_sources(repo, tree, dictionary.get("wordlists"), word_lists=True),
                 html,
                 urls,
                 which,
