@@ -119,3 +119,10 @@ def test_table_of_contents_labels_keep_text_and_symbol_badges_only() -> None:
     assert child.title == "Label"
     assert parent.title.startswith('<code class="doc-symbol doc-symbol-toc doc-symbol-class">')
     assert themetext.markup_in(parent.title) is False
+
+
+def test_the_home_page_keeps_the_site_name_as_its_browser_title() -> None:
+    page = _page("Home", [])
+    page.is_homepage = True
+    themetext.publish(page)
+    assert "title" not in page.meta  # Material then names the home page by the site's name

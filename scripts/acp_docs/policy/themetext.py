@@ -77,6 +77,6 @@ def publish(page: Any) -> list[str]:
     if page.title is not None:
         title = text(str(page.title))
         page.title = title
-        if isinstance(page.meta, dict):
-            page.meta.setdefault("title", title)
+        if isinstance(page.meta, dict) and not getattr(page, "is_homepage", False):
+            page.meta.setdefault("title", title)  # the home page's `<title>` is the site's name
     return refused
