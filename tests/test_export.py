@@ -207,6 +207,8 @@ def test_it_refuses_to_replace_a_file_it_did_not_write(sample_copy: Path, upstre
         ("/// note\nA pymdownx block.\n///\n", "pymdownx blocks (///) have no MDX form"),
         ('=== "A"\n\n    Prose in a tab.\n', "a content tab that holds more than one code block"),
         ("See [this](x.md){: .button }.\n", "attribute lists"),
+        ('import Text from "https://example.invalid/x.js"\n', "is module code in MDX"),
+        ("export let shown = alert(1)\n", "is module code in MDX"),
     ],
 )
 def test_what_cannot_be_converted_is_reported_at_its_line_and_nothing_is_written(

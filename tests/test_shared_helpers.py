@@ -67,3 +67,11 @@ def test_file_errors_are_located_errors(tmp_path: Path) -> None:
     with pytest.raises(LocatedError) as json_error:
         load_json(tmp_path / "x.json", "x.json")
     assert str(json_error.value).startswith("x.json:1:")
+
+
+def test_a_backslash_escaped_backtick_opens_no_code_span() -> None:
+    from acp_docs.core.escaping import code_spans
+
+    line = "Ticks: \\`{alert(1)}\\` and `real` and \\\\`also real`"
+    spans = [line[start:end] for start, end in code_spans(line)]
+    assert spans == ["`real`", "`also real`"]

@@ -43,6 +43,8 @@ CALLOUTS = {
 _TAB = re.compile(r'^=== "(?P<label>[^"]*)"\s*$')
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?) (?P<kind>[a-z]+)(?: "(?P<title>[^"]*)")?\s*$')
 _LINK = re.compile(r"\]\((?P<target>[^()\s]+)\)")
+_ESM = re.compile(r"\s*(?:import|export)\b")
+"""A line MDX reads as JavaScript (an ES module statement), not as prose."""
 
 
 def rfd_page(path: str) -> str | None:
@@ -114,6 +116,8 @@ class _Converter:
         return self.site.rstrip("/") + "/" + page + suffix
 
     def prose(self, text: str, line: int) -> str:
+        if _ESM.match(text):
+            self.problem(line, "a line that starts with import or export is module code in MDX")
         if "{:" in text or re.search(r"\{\s*[#.][\w-]", text):
             self.problem(line, "attribute lists ({: ...}, {#id}) have no MDX equivalent")
         pieces, last = [], 0

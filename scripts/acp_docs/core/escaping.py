@@ -72,7 +72,11 @@ def literal(text: str) -> str:
 
 
 def code_spans(line: str) -> list[tuple[int, int]]:
-    """The (start, end) of every inline code span of one line, in linear-ish time."""
+    """The (start, end) of every inline code span of one line, in linear-ish time.
+
+    As in CommonMark, a backtick after an odd number of backslashes opens no span
+    (inside a span, a backslash is only a backslash).
+    """
     spans: list[tuple[int, int]] = []
     index = 0
     length = len(line)
@@ -80,6 +84,12 @@ def code_spans(line: str) -> list[tuple[int, int]]:
         start = line.find("`", index)
         if start < 0:
             break
+        slashes = start
+        while slashes > index and line[slashes - 1] == "\\":
+            slashes -= 1
+        if (start - slashes) % 2:
+            index = start + 1  # an escaped backtick; the next one may open a span
+            continue
         end = start
         while end < length and line[end] == "`":
             end += 1
