@@ -315,3 +315,25 @@ def test_a_problem_only_the_upstream_check_knows_fails_the_export(
     line = (upstream / MDX).read_text().split("teh client")[0].count("\n") + 1
     assert f"{MDX}:{line}:" in result.stdout and "'teh' is a typo" in result.stdout
     assert f"the upstream check of {MDX}: " in result.stderr and "1 error(s)" in result.stderr
+
+
+def _files(path: Path) -> dict[Path, bytes]:
+    """Every file at or under `path`, with its bytes."""
+    if path.is_file():
+        return {path: path.read_bytes()}
+    return {p: p.read_bytes() for p in path.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("linked", ["docs/rfds", "docs", "docs/docs.json"])
+def test_a_linked_folder_or_file_in_the_target_is_refused_and_nothing_is_written_outside(
+    sample_copy: Path, upstream: Path, tmp_path: Path, linked: str
+) -> None:
+    outside = tmp_path / "outside"
+    moved = upstream / linked
+    shutil.move(moved, outside)
+    moved.symlink_to(outside)
+    before = _files(outside)
+    result = _export(upstream, sample_copy)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "symbolic link" in result.stderr or "linked folder" in result.stderr, result.stderr
+    assert _files(outside) == before

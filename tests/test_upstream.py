@@ -166,6 +166,18 @@ def test_a_baseline_keeps_old_problems_quiet_and_reports_a_new_one(
     ]
 
 
+def test_a_baseline_is_never_written_through_a_linked_folder_of_the_tree(
+    tree: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tree / ".github").symlink_to(outside)  # as a pull request could make it
+    result = acp(["check", "--upstream", str(tree), "--baseline", str(tree / ".github" / "b.json")])
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "refusing to write through the linked folder" in result.stderr
+    assert list(outside.iterdir()) == []
+
+
 def test_a_file_that_is_no_baseline_is_a_usage_error_naming_it(tree: Path, tmp_path: Path) -> None:
     bad = tmp_path / "baseline.json"
     bad.write_text('{"findings": [1, 2]}')

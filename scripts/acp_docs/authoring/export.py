@@ -22,7 +22,7 @@ from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.rfds.model import STATUSES, Rfd, front_matter_validator, lint_one
-from acp_docs.sources.textfile import read_text, write_atomic
+from acp_docs.sources.textfile import linked_folder, read_text, write_atomic
 from acp_docs.upstream import check as upstream
 from acp_docs.upstream import prettier
 
@@ -93,6 +93,8 @@ def export(
     else:
         writes.append((mdx_path, mdx))
     docs_json = target / "docs" / "docs.json"
+    if docs_json.is_symlink() or linked_folder(docs_json, target) is not None:
+        raise UsageError(f"{docs_json}: a symbolic link on the way; refusing to read through it")
     if docs_json.is_file():
         before = read_text(docs_json, "docs/docs.json")
         after = nav_entry(before, (group, folder) if folder else (group,), page)
@@ -109,8 +111,13 @@ def export(
             writes.append((docs_json, after))
     else:
         result.notes.append("no docs/docs.json in the target: add the nav entry by hand")
+    for path, _text in writes:  # refused before anything is written: all or nothing
+        linked = linked_folder(path, target)
+        if path.is_symlink() or path.is_dir() or linked is not None:
+            where = f" through the linked folder {linked}" if linked else ""
+            raise UsageError(f"{path}: refusing to write{where} (a symlink or a folder)")
     for path, text in writes:
-        write_atomic(path, text)
+        write_atomic(path, text, within=target)
         result.written.append(path)
     if not (rfd.meta or {}).get("champion"):
         result.notes.append(

@@ -27,13 +27,16 @@ def _key(finding: Finding) -> Key:
     return (finding.path, finding.rule_id, finding.message)
 
 
-def write(path: Path, findings: Iterable[Finding]) -> int:
-    """Write `findings` as the baseline at `path`; how many it holds."""
+def write(path: Path, findings: Iterable[Finding], within: Path | None = None) -> int:
+    """Write `findings` as the baseline at `path` (not through a linked folder below
+    `within`); how many it holds."""
     rows = [
         {"path": f.path, "rule": f.rule_id, "message": f.message, "level": f.level}
         for f in sorted(findings)
     ]
-    write_atomic(path, json.dumps({"format": FORMAT, "findings": rows}, indent=2) + "\n")
+    write_atomic(
+        path, json.dumps({"format": FORMAT, "findings": rows}, indent=2) + "\n", within=within
+    )
     return len(rows)
 
 

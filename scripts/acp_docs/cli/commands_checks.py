@@ -80,7 +80,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         refuse_undecodable_names(repo)
         results = check.run(repo, names)
     if args.baseline is not None:
-        results = _against_baseline(args.baseline, results)
+        tree = args.upstream if args.upstream is not None else Path.cwd()
+        results = _against_baseline(args.baseline, results, tree)
     findings = sorted({f for r in results for f in r.findings})
     failing: dict[str, list[str]] = {}
     for result in results:
@@ -123,13 +124,14 @@ def _upstream(args: argparse.Namespace) -> list[CheckResult]:
     return upstream.run(args.upstream, tuple(names))
 
 
-def _against_baseline(path: Path, results: list[CheckResult]) -> list[CheckResult]:
-    """Only the findings the baseline at `path` does not hold; written first when missing."""
+def _against_baseline(path: Path, results: list[CheckResult], tree: Path) -> list[CheckResult]:
+    """Only the findings the baseline at `path` does not hold; written first when missing
+    (never through a linked folder of the `tree` checked)."""
     from acp_docs.checks import baseline
 
     if not path.exists() and not path.is_symlink():
         check_output(path)
-        count = baseline.write(path, [f for r in results for f in r.findings])
+        count = baseline.write(path, [f for r in results for f in r.findings], within=tree)
         say(
             f"acp-docs check: wrote the baseline {path} ({count} finding(s)); later runs report"
             " only findings it does not hold"

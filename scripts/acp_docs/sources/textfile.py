@@ -105,15 +105,37 @@ def line_of(path: Path, *needles: str) -> tuple[int, int]:
     return 1, 1
 
 
-def write_atomic(path: Path, text: str) -> None:
+def linked_folder(path: Path, within: Path) -> Path | None:
+    """The first folder between `within` and `path` (both excluded) that is a symbolic link."""
+    within = Path(os.path.abspath(within))
+    try:
+        parts = Path(os.path.abspath(path)).parent.relative_to(within).parts
+    except ValueError:
+        return None
+    current = within
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            return current
+    return None
+
+
+def write_atomic(path: Path, text: str, within: Path | None = None) -> None:
     """Write `text` to `path` through a new temporary file beside it and a rename.
 
     The temporary file is created exclusively under a random name, so a planted
-    file or symlink is never followed; a symlink or directory at `path` is refused.
+    file or symlink is never followed; a symlink or directory at `path` is refused,
+    and so is a path that a linked folder below `within` (a checkout, a tree
+    from a pull request) would lead out of it.
     """
     if path.is_symlink() or path.is_dir():
         raise LocatedError(
             str(path), None, None, "refusing to write through a symlink or over a directory"
+        )
+    linked = linked_folder(path, within) if within is not None else None
+    if linked is not None:
+        raise LocatedError(
+            str(path), None, None, f"refusing to write through the linked folder {linked}"
         )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
