@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from acp_docs.core.errors import UsageError
+from acp_docs.sources import jsonparse
 
 
 def _array_end(text: str, start: int) -> int:
@@ -37,6 +38,14 @@ def _array_end(text: str, start: int) -> int:
     raise UsageError("docs/docs.json: an array is never closed")
 
 
+def _load(text: str) -> Any:
+    """docs.json's data, read strictly (nesting, duplicate keys): a usage error naming it."""
+    try:
+        return jsonparse.loads(text)
+    except jsonparse.JsonProblem as exc:
+        raise UsageError(f"docs/docs.json:{exc}") from None
+
+
 def _rfds_tab(data: object) -> dict[str, Any] | None:
     stack = [data]
     while stack:
@@ -55,9 +64,14 @@ def _group(tab: dict[str, Any] | None, path: tuple[str, ...]) -> dict[str, Any] 
     for name in path:
         items = node.get("pages") if isinstance(node, dict) else None
         node = next(
-            (i for i in items or [] if isinstance(i, dict) and i.get("group") == name), None
+            (
+                i
+                for i in (items if isinstance(items, list) else [])
+                if isinstance(i, dict) and i.get("group") == name
+            ),
+            None,
         )
-    return node
+    return node if isinstance(node, dict) and isinstance(node.get("pages"), list) else None
 
 
 def _pages(tab: dict[str, Any] | None) -> dict[tuple[str, ...], list[str]]:
@@ -65,7 +79,8 @@ def _pages(tab: dict[str, Any] | None) -> dict[tuple[str, ...], list[str]]:
     stack: list[tuple[tuple[str, ...], Any]] = [((), tab)]
     while stack:
         path, node = stack.pop()
-        for item in (node or {}).get("pages") or []:
+        items = node.get("pages") if isinstance(node, dict) else None
+        for item in items if isinstance(items, list) else []:
             if isinstance(item, str):
                 found.setdefault(path, []).append(item)
             elif isinstance(item, dict) and isinstance(item.get("group"), str):
@@ -75,7 +90,7 @@ def _pages(tab: dict[str, Any] | None) -> dict[tuple[str, ...], list[str]]:
 
 def nav_entry(text: str, path: tuple[str, ...], page: str) -> str:
     """docs.json with `page` appended to the RFDs group at `path`, formatting kept."""
-    data = json.loads(text)
+    data = _load(text)
     tab = _rfds_tab(data)
     shown = " > ".join(path)
     if _group(tab, path) is None and len(path) > 1 and _group(tab, path[:-1]) is not None:
@@ -124,11 +139,11 @@ def _appended(text: str, path: tuple[str, ...], item: str) -> str:
 
 def _proven(text: str, updated: str, path: tuple[str, ...], added: object, page: str) -> str:
     """`updated`, once it is proven to be `text` with `added` appended at `path` and no more."""
-    expected = json.loads(text)
+    expected = _load(text)
     target = _group(_rfds_tab(expected), path)
     assert target is not None
     target["pages"].append(added)
-    if json.loads(updated) != expected:
+    if _load(updated) != expected:
         shown = " > ".join(path)
         raise UsageError(f"docs/docs.json: could not add {page} under {shown}; add it by hand")
     return updated

@@ -17,6 +17,7 @@ from acp_docs.config.repo import CONFIG_NAME, Repo
 from acp_docs.core import protocols, runner
 from acp_docs.core.errors import UsageError
 from acp_docs.markdown.blocks import front_matter_end, headings
+from acp_docs.policy import titles
 from acp_docs.rfds.model import (
     HISTORY,
     NAV_SECTION,
@@ -38,8 +39,10 @@ _DATED = re.compile(r"^(\s*[-*]\s+\**)\d{4}-\d{2}-\d{2}", re.M)
 
 
 def _check_slug(repo: Repo, slug: str) -> None:
-    if not SLUG.match(slug):
-        raise UsageError(f"{slug!r} is not a kebab-case slug (like session-labels)")
+    if len(slug) > 64 or not SLUG.fullmatch(slug):
+        raise UsageError(
+            f"{slug[:80]!r} is not a kebab-case slug of at most 64 characters (like session-labels)"
+        )
     if slug in RESERVED:
         raise UsageError(f"{slug!r} is reserved: the site already uses that name")
     for taken in (
@@ -55,6 +58,12 @@ def _check_title(title: str) -> str:
     title = title.strip()
     if not 3 <= len(title) <= 120 or any(ord(c) < 32 or ord(c) == 127 for c in title):
         raise UsageError("--title must be one line of 3 to 120 characters")
+    odd = next((c for c in title if not titles.allowed(c)), None)
+    if odd is not None:
+        raise UsageError(
+            f"--title holds {titles.describe(odd)}: a title is printable ASCII and typographic"
+            " quotes, dashes and the ellipsis (docs/tooling/checks.md#rfds)"
+        )
     if "<" in title or ">" in title:
         raise UsageError("--title must not hold < or >: it is shown as text, not HTML")
     return title
