@@ -337,3 +337,24 @@ def test_a_linked_folder_or_file_in_the_target_is_refused_and_nothing_is_written
     assert result.returncode == 2, result.stdout + result.stderr
     assert "symbolic link" in result.stderr or "linked folder" in result.stderr, result.stderr
     assert _files(outside) == before
+
+
+@pytest.mark.parametrize(
+    ("docs_json", "says"),
+    [
+        ("[" * 100_000, "nested deeper than 64 levels"),
+        ('{"navigation": {"tabs": [{"tab": "RFDs", "pages": 3}]}}', "has no group"),
+        (
+            '{"navigation": {"tabs": [{"tab": "RFDs", "pages": [{"group": "Draft", "pages": "x"}]}]}}',
+            "has no group",
+        ),
+    ],
+    ids=["too deep", "pages a number", "a group's pages a string"],
+)
+def test_a_docs_json_of_another_shape_is_a_usage_error_and_nothing_is_written(
+    sample_copy: Path, upstream: Path, docs_json: str, says: str
+) -> None:
+    (upstream / "docs" / "docs.json").write_text(docs_json)
+    result = _export(upstream, sample_copy)
+    assert result.returncode == 2 and "docs/docs.json" in result.stderr and says in result.stderr
+    assert not (upstream / MDX).exists()
