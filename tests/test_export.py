@@ -345,7 +345,8 @@ def test_a_linked_folder_or_file_in_the_target_is_refused_and_nothing_is_written
         ("[" * 100_000, "nested deeper than 64 levels"),
         ('{"navigation": {"tabs": [{"tab": "RFDs", "pages": 3}]}}', "has no group"),
         (
-            '{"navigation": {"tabs": [{"tab": "RFDs", "pages": [{"group": "Draft", "pages": "x"}]}]}}',
+            '{"navigation": {"tabs": [{"tab": "RFDs",'
+            ' "pages": [{"group": "Draft", "pages": "x"}]}]}}',
             "has no group",
         ),
     ],
