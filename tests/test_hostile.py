@@ -467,6 +467,15 @@ CASES = [
         None,
         "",
     ),
+    Case(
+        "brackets Prettier would take minutes on",
+        lambda repo, _o: (repo / RFD).write_text((repo / RFD).read_text() + "\n" + "[" * 150_000),
+        ("check", "--only", "format"),
+        1,
+        RFD,
+        None,
+        "not sent to Prettier",
+    ),
     # JSON examples, taken from the rendered page: `acp-docs examples`.
     Case(
         "duplicate keys",

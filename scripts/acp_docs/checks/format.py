@@ -24,6 +24,8 @@ CHECK = Check(
         "format": "Run `make format` (Prettier), then commit the result.",
         "format/config-file": "Remove the file: the check runs Prettier with the repository's"
         " own settings only.",
+        "format/too-complex": "Unnest the lists or quotes, or close what the line opens, as"
+        " the build's `build/too-complex` finding says.",
     },
     docs="format",
     build=False,

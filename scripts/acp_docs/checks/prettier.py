@@ -22,6 +22,7 @@ from acp_docs.config.repo import Repo
 from acp_docs.core import cachedir, runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
+from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import parts as mdparts
 from acp_docs.sources import filetree, jsonparse
 from acp_docs.sources.textfile import read_text, write_atomic
@@ -122,6 +123,24 @@ def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
     except runner.ToolFailure:
         return 1
     return _first_changed_line(original, result.stdout)
+
+
+def _too_complex(files: list[tuple[str, Path]]) -> list[Finding]:
+    """A finding for each Markdown file the site would not render (`markdown.limits`): Prettier
+    would take minutes on it, so it is not sent."""
+    found = []
+    for rel, path in files:
+        if not rel.endswith(".md") or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        slow = mdlimits.hazard(text)
+        if slow is not None:
+            message = f"{slow.message}; not sent to Prettier, which would take minutes on it"
+            found.append(Finding(rel, slow.line, slow.col, CHECK, message, "format/too-complex"))
+    return found
 
 
 def _long_markdown(files: list[tuple[str, Path]]) -> dict[str, list[mdparts.Part]]:
@@ -241,11 +260,13 @@ def check(repo: Repo) -> list[Finding]:
     (`prettier_files.Verdicts`); with none left, no Node starts.
     """
     files = checkout_files(repo)
-    long = _long_markdown(files)
     node = shutil.which("node")
     known = prettier_files.languages(repo.root, node)
     every = prettier_files.candidates(repo, files, known)
-    whole = [(rel, path) for rel, path in every if rel not in long]
+    complex_files = _too_complex(every)
+    skip = {f.path for f in complex_files}
+    long = _long_markdown([(rel, path) for rel, path in files if rel not in skip])
+    whole = [(rel, path) for rel, path in every if rel not in long and rel not in skip]
     verdicts = prettier_files.Verdicts(repo.root, NO_CONFIG)
     unseen, keys = verdicts.unseen(whole)
     findings = []
@@ -280,7 +301,7 @@ def check(repo: Repo) -> list[Finding]:
             )
     if long:
         findings += _check_in_parts(repo, _command(repo)[0], long)
-    return config_findings(files) + findings
+    return config_findings(files) + complex_files + findings
 
 
 def write(repo: Repo) -> list[str]:
@@ -290,16 +311,20 @@ def write(repo: Repo) -> list[str]:
     are formatted part by part (as `check` checks them) and written back whole.
     """
     command = _command(repo)
-    long = _long_markdown(checkout_files(repo))
+    files = checkout_files(repo)
+    known = prettier_files.languages(repo.root, shutil.which("node"))
+    complex_files = _too_complex(prettier_files.candidates(repo, files, known))
+    skip = [f.path for f in complex_files]
+    long = _long_markdown([(rel, path) for rel, path in files if rel not in skip])
     done = runner.run(
         "prettier",
-        [*command, "--write", ".", *(f"!{rel}" for rel in long)],
+        [*command, "--write", ".", *(f"!{rel}" for rel in [*long, *skip])],
         cwd=repo.root,
         fix=FIX,
         timeout=TIMEOUT,
         ok=(0, 2),
     )
-    problems = []
+    problems = [f"{f.path}:{f.line}: {f.message}" for f in complex_files]
     if done.returncode != 0:
         # One line per file ("[error] path: reason"), not the code excerpt after it.
         # A name Prettier printed over two lines is no file of the checkout: not named.
