@@ -254,3 +254,24 @@ def test_blocks_made_to_be_slow_are_read_in_one_pass(tree: Path) -> None:
     assert status == 1
     last = [f for f in findings if f["path"] == "docs/rfds/finished-feature.mdx"]
     assert sum(f["rule"] == "upstream/not-json" for f in last) >= len(hostile)
+
+
+@pytest.mark.parametrize(
+    ("tail", "says"),
+    [
+        ("{" * 200_000 + "}" * 200_000, "braces nested deeper than 64 levels"),
+        ("[" * 200_000, "brackets that Markdown's link reader would scan"),
+    ],
+    ids=["nested braces", "open brackets"],
+)
+def test_a_page_the_node_steps_would_take_minutes_on_is_a_finding_and_not_read(
+    tree: Path, tail: str, says: str
+) -> None:
+    page = tree / "docs" / "rfds" / "about.mdx"
+    page.write_text(page.read_text() + "\n" + tail + "\n")
+    line = page.read_text().count("\n")
+    result = acp(["check", "--upstream", str(tree)])
+    no_traceback(result)
+    assert result.returncode == 1
+    found = [ln for ln in result.stdout.splitlines() if ln.startswith("docs/rfds/about.mdx:")]
+    assert any(ln.startswith(f"docs/rfds/about.mdx:{line}:") and says in ln for ln in found), found

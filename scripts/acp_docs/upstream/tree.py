@@ -8,6 +8,7 @@ never followed or read. The walk stops at `MAX_FILES` files.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,8 @@ from typing import Any
 
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
+from acp_docs.markdown import limits as mdlimits
+from acp_docs.markdown.fences import code_lines
 from acp_docs.sources import filetree, jsonparse
 from acp_docs.sources.textfile import UnreadableFile, read_text
 
@@ -24,6 +27,9 @@ PAGE_SUFFIXES = (".mdx", ".md")
 MAX_FILES = 20_000
 """The most files a tree may hold under `docs/`; past it, the rest is a finding, not read."""
 _NOT_WALKED = frozenset({".git", "node_modules"})
+_BRACE = re.compile(r"[{}]")
+MAX_BRACES = 64
+"""How deep `{` may nest outside code: MDX hands each expression to a JavaScript parser."""
 
 
 @dataclass(frozen=True)
@@ -116,9 +122,42 @@ def load(root: Path) -> Tree:
             except UnreadableFile as exc:
                 tree.problems.append(_problem(shown, exc.reason, "upstream/unreadable"))
                 continue
+            slow = _too_complex(text)
+            if slow is not None:
+                message = f"{slow.message}; the page is not read further (MDX, Prettier)"
+                tree.problems.append(
+                    Finding(
+                        shown,
+                        slow.line,
+                        slow.col,
+                        "upstream-files",
+                        message,
+                        "upstream/too-complex",
+                    )
+                )
+                continue
             tree.pages[route_of(in_docs)] = Page(rel, route_of(in_docs), text)
         dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(current, d))]
     return _with_nav(tree)
+
+
+def _too_complex(text: str) -> mdlimits.Hazard | None:
+    """What would make the Node steps take minutes on a page: Markdown's own hazards, and
+    braces nested deeper than `MAX_BRACES` outside code."""
+    slow = mdlimits.hazard(text)
+    if slow is not None or text.count("{") <= MAX_BRACES:
+        return slow
+    in_code = code_lines(text)
+    depth = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        if number in in_code or ("{" not in line and depth == 0):
+            continue
+        for brace in _BRACE.finditer(line):
+            depth = depth + 1 if brace.group() == "{" else max(depth - 1, 0)
+            if depth > MAX_BRACES:
+                message = f"braces nested deeper than {MAX_BRACES} levels"
+                return mdlimits.Hazard(number, brace.start() + 1, message)
+    return None
 
 
 def _with_nav(tree: Tree) -> Tree:
