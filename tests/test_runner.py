@@ -57,6 +57,34 @@ def test_a_hanging_tool_is_stopped_with_its_children(tmp_path: Path) -> None:
     assert _gone_soon(int(pid_file.read_text())), "the tool's child outlived the timeout"
 
 
+ENDED = """
+import signal, sys
+from pathlib import Path
+from acp_docs.cli import main
+from acp_docs.core import runner
+for name in ("SIGTERM", "SIGHUP"):
+    signal.signal(getattr(signal, name), main._ended)  # as `acp-docs` does
+script = "sleep 60 & echo $! > " + sys.argv[1] + "; wait"
+runner.run("sleeper", ["sh", "-c", script], cwd=Path("."), fix="x", timeout=60)
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_acp_docs_ended_by_a_signal_ends_the_tools_it_started(tmp_path: Path, name: str) -> None:
+    import signal
+    import subprocess
+
+    pid_file = tmp_path / "child.pid"
+    driver = subprocess.Popen([sys.executable, "-P", "-c", ENDED, shlex.quote(str(pid_file))])
+    deadline = time.monotonic() + 20
+    while not (pid_file.exists() and pid_file.read_text().strip()):
+        assert time.monotonic() < deadline and driver.poll() is None, "the tool never started"
+        time.sleep(0.02)
+    driver.send_signal(getattr(signal, name))
+    assert driver.wait(timeout=10) == 128 + getattr(signal, name)
+    assert _gone_soon(int(pid_file.read_text())), "the tool's child outlived acp-docs"
+
+
 def test_a_crashing_tool_reports_its_status_and_last_words(tmp_path: Path) -> None:
     code = "import sys; print('first'); print('it broke', file=sys.stderr); sys.exit(3)"
     with pytest.raises(runner.ToolFailure, match="failed with exit status 3: it broke"):

@@ -11,11 +11,14 @@ error. The arguments are in `acp_docs.cli.args`, the commands in
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
+from types import FrameType
 
 from acp_docs.cli.args import build_parser
 from acp_docs.cli.common import USAGE, say
+from acp_docs.core import runner
 from acp_docs.core.errors import UsageError
 from acp_docs.reporters.text import printable
 
@@ -40,12 +43,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _ended(signum: int, _frame: FrameType | None) -> None:
+    """Told to end (`timeout`, a CI job cancelled): end the tools running too, then exit."""
+    runner.stop_all()
+    os._exit(128 + signum)
+
+
 def run() -> None:
     """The `acp-docs` command: `main`, then an exit that skips the interpreter's shutdown.
 
     By then every file is written and closed; freeing each object of the run
     (merged schemas, compiled checks, the Markdown engine) took about 0.25 s.
+    Ended by SIGTERM or SIGHUP, it ends the tools it started (each runs in a
+    session of its own, which the signal does not reach) before it exits.
     """
+    for name in ("SIGTERM", "SIGHUP"):
+        signal.signal(getattr(signal, name), _ended)
     try:
         status = main()
         sys.stdout.flush()

@@ -177,7 +177,7 @@ def _spawn(
         entries = full_env["PYTHONPATH"].split(os.pathsep)
         full_env["PYTHONPATH"] = os.pathsep.join(import_path_outside(cwd, entries))
     try:
-        return subprocess.Popen(
+        process = subprocess.Popen(
             list(argv),
             cwd=cwd,
             env=full_env,
@@ -186,6 +186,8 @@ def _spawn(
             stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
             start_new_session=True,
         )
+        _LIVE.add(process.pid)
+        return process
     except FileNotFoundError:
         raise ToolFailure(tool, f"`{argv[0]}` is not installed", fix) from None
     except OSError as exc:
@@ -207,6 +209,8 @@ def _finish_spawned(
         _kill_group(process.pid)
         process.communicate()  # reaps it, and the pipes reach their end
         raise _timed_out(tool, fix, timeout) from None
+    finally:
+        _LIVE.discard(process.pid)
     return _completed(tool, fix, process.returncode, out, err, ok)
 
 
@@ -261,6 +265,7 @@ def _fork_module(
         os.close(fd)
     with contextlib.suppress(OSError):
         os.setpgid(pid, pid)  # also here, so a timeout never finds the group missing
+    _LIVE.add(pid)
     return pid, out_read, err_read
 
 
@@ -327,10 +332,22 @@ def _finish_forked(
             os.waitpid(pid, 0)
         raise
     finally:
+        _LIVE.discard(pid)
         os.close(out_fd)
         os.close(err_fd)
     out, err = (b"".join(chunks[fd]) for fd in (out_fd, err_fd))
     return _completed(tool, fix, os.waitstatus_to_exitcode(status), out, err, ok)
+
+
+_LIVE: set[int] = set()
+"""The process groups of the children started and not yet waited for (`stop_all`)."""
+
+
+def stop_all() -> None:
+    """End every child still running, with everything it started: for a signal that ends
+    this process, which would otherwise leave them running in their own sessions."""
+    for pid in list(_LIVE):
+        _kill_group(pid)
 
 
 def _kill_group(pid: int) -> None:
