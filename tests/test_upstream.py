@@ -275,3 +275,12 @@ def test_a_page_the_node_steps_would_take_minutes_on_is_a_finding_and_not_read(
     assert result.returncode == 1
     found = [ln for ln in result.stdout.splitlines() if ln.startswith("docs/rfds/about.mdx:")]
     assert any(ln.startswith(f"docs/rfds/about.mdx:{line}:") and says in ln for ln in found), found
+
+
+def test_a_prettier_configuration_that_is_no_regular_file_is_named(tree: Path) -> None:
+    config = tree / ".prettierrc"
+    config.unlink(missing_ok=True)
+    os.mkfifo(config)
+    result = acp(["check", "--upstream", str(tree), "--only", "upstream-prettier"])
+    no_traceback(result)
+    assert ".prettierrc:1:1: .prettierrc is not a regular file" in result.stdout, result.stdout

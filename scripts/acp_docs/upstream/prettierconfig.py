@@ -234,6 +234,9 @@ def find(root: Path, folders: set[str]) -> Configs:
             rel = f"{folder}/{name}" if folder else name
             path = root / rel
             if not (path.is_symlink() or path.is_file()):
+                if path.exists():  # a FIFO, a folder: Prettier fails on it, or passes it over
+                    message = f"{name} is not a regular file: this check does not read it"
+                    found.findings.append(_finding(rel, 1, message, "error", "prettier-config"))
                 continue
             here, problems = _read(root, rel)
             found.findings += problems
