@@ -142,14 +142,17 @@ def load(root: Path) -> Tree:
 
 
 def _too_complex(text: str) -> mdlimits.Hazard | None:
-    """What would make the Node steps take minutes on a page: Markdown's own hazards, and
-    braces nested deeper than `MAX_BRACES` outside code."""
-    slow = mdlimits.hazard(text)
-    if slow is not None or text.count("{") <= MAX_BRACES:
-        return slow
+    """What would make the Node steps take minutes on a page outside its code blocks (which
+    MDX and Prettier read in one pass): Markdown's hazards, and braces nested deeper than
+    `MAX_BRACES`."""
     in_code = code_lines(text)
+    lines = text.split("\n")
+    prose = "\n".join("" if n in in_code else line for n, line in enumerate(lines, start=1))
+    slow = mdlimits.hazard(prose)
+    if slow is not None or prose.count("{") <= MAX_BRACES:
+        return slow
     depth = 0
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(lines, start=1):
         if number in in_code or ("{" not in line and depth == 0):
             continue
         for brace in _BRACE.finditer(line):
