@@ -880,6 +880,19 @@ CASES = [
         "is not RE2 syntax",
     ),
     Case(
+        "a $ref to the whole schema, generated",
+        _replace(
+            SOURCE,
+            f'items: {{ $ref: "#/$defs/{ENTRY}" }}',
+            'items: { $ref: "#" }',
+        ),
+        ("schema", "generate"),
+        1,
+        SOURCE,
+        None,
+        "leaves the schema",
+    ),
+    Case(
         "a lone surrogate in a schema source",
         _replace(SOURCE, "title: session badges capability", 'title: "x \\U0000DFFF"'),
         ("schema", "generate"),

@@ -26,11 +26,18 @@ from acp_docs.reporters.text import printable
 
 
 def cmd_schema_generate(args: argparse.Namespace) -> int:
-    """Rewrite every RFD's fragments from its source."""
-    from acp_docs.schema import fragments
+    """Rewrite every RFD's fragments from its source; nothing when the merge refuses one."""
+    from acp_docs.schema import fragments, merge
 
     repo = Repo.load()
-    changed = fragments.generate(schema_sources(repo))
+    sources = schema_sources(repo)
+    problems = merge.assemble(repo.root, [s for s in sources if s.usable]).problems
+    refused = [p for p in problems if p.rule_id in ("schema/merge", "schema/source")]
+    if refused:
+        emit(args, refused)
+        say(f"{len(refused)} problem(s) the merge refuses: no fragment written")
+        return FOUND
+    changed = fragments.generate(sources)
     for path in changed:
         say(f"wrote {repo.relative(path)}" if path.exists() else f"removed {repo.relative(path)}")
     if not changed:
