@@ -168,3 +168,16 @@ def test_unchanged_diagrams_start_no_browser_and_a_missing_one_is_a_finding(
     # Drawn once: the next check reads the cache and needs no Chromium.
     second = acp(["check", "--only", "diagrams"], cwd=repo, env=nowhere)
     assert second.returncode == 0, second.stdout + second.stderr
+
+
+def test_past_the_builds_drawing_budget_a_diagram_is_a_finding_and_no_browser_starts(
+    tmp_path: Path,
+) -> None:
+    from acp_docs.diagrams import render
+
+    renderer = render.Renderer(tmp_path)
+    renderer.spent = render.BUDGET  # the diagrams before it took the build's drawing time
+    drawn = renderer.draw("acp-diagram-x", "flowchart LR\n  A --> B\n")
+    assert isinstance(drawn, render.Failure) and not drawn.lasting  # drawn by a later build
+    assert f"spent its {render.BUDGET:g} s of drawing" in drawn.message
+    assert renderer.started == 0

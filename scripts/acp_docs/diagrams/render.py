@@ -5,7 +5,8 @@ to draw (a build whose diagrams are all in the cache starts nothing) and keeps
 it for the rest of the build. Each diagram gets `TIMEOUT` seconds: a diagram
 that makes Mermaid loop, or a worker that dies, is that diagram's `Failure`,
 and the worker is stopped (its whole process group, Chromium included) and
-started again for the next one. A missing Chromium or Mermaid is a `Failure`
+started again for the next one. One build draws for at most `BUDGET` seconds
+(and the diagram under way). A missing Chromium or Mermaid is a `Failure`
 saying how to fix it, never a traceback.
 """
 
@@ -25,6 +26,10 @@ from acp_docs.core import runner
 
 TIMEOUT = 20.0
 """Seconds one diagram may take to draw."""
+BUDGET = 40.0
+"""Seconds one build may spend drawing: past it, a diagram not in the cache is not drawn
+(a finding), so many slow diagrams never hold a build for minutes. Each build draws more,
+as what it drew is kept."""
 START_TIMEOUT = 60.0
 """Seconds the worker may take to start Chromium and load Mermaid."""
 MERMAID_JS = Path("node_modules") / "@mermaid-js" / "tiny" / "dist" / "mermaid.tiny.js"
@@ -73,9 +78,23 @@ class Renderer:
         self._buffer = b""
         self.started = 0
         """How many workers this renderer started (tests count them)."""
+        self.spent = 0.0
+        """Seconds spent drawing (and starting workers) in this build."""
 
     def draw(self, diagram_id: str, text: str) -> Drawn | Failure:
         """Mermaid's drawing of `text` with the id `diagram_id`, or why there is none."""
+        if self.spent >= BUDGET:
+            return Failure(
+                f"the diagram is not drawn: this build spent its {BUDGET:g} s of drawing on the"
+                " diagrams before it; build again, as what is drawn is kept"
+            )
+        start = time.monotonic()
+        try:
+            return self._draw(diagram_id, text)
+        finally:
+            self.spent += time.monotonic() - start
+
+    def _draw(self, diagram_id: str, text: str) -> Drawn | Failure:
         try:
             process = self._worker()
         except runner.ToolFailure as exc:
