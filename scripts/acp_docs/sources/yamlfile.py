@@ -20,17 +20,10 @@ from yaml.events import AliasEvent
 
 from acp_docs.core.errors import LocatedError
 from acp_docs.sources import pointer as ptr
+from acp_docs.sources.filetree import decodable
 
 _SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89a-fA-F]|U0000[dD][89a-fA-F])")
 """The only way YAML text spells a lone surrogate: an escape in a double-quoted scalar."""
-
-
-def _text(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class NoAliasLoader(yaml.SafeLoader):
@@ -49,7 +42,7 @@ class NoAliasLoader(yaml.SafeLoader):
                 None, None, "YAML aliases (*name) are not allowed here", event.start_mark
             )
         node = super().compose_node(parent, index)
-        if self.surrogates and isinstance(node, yaml.ScalarNode) and not _text(node.value):
+        if self.surrogates and isinstance(node, yaml.ScalarNode) and not decodable(node.value):
             raise ComposerError(
                 None,
                 None,
