@@ -12,9 +12,10 @@ sets none, and `attr_list` lets a heading set its table-of-contents label
   markup beyond that is a finding (`markup_in`);
 - the page's title is its text, escaped, and is its `meta.title` too when
   it has none (front matter's is escaped already): without one, the theme
-  would print the title through Jinja's
-  `striptags`, which decodes entities again (`&lt;/title&gt;` would end the
-  `<title>` element), while it prints `meta.title` as it is.
+  would print the title through Jinja's `striptags`, which decodes entities
+  again (`&lt;/title&gt;` would end the `<title>` element), while it prints
+  `meta.title` as it is. The home page keeps none: its `<title>` is the
+  site's name.
 """
 
 from __future__ import annotations
