@@ -170,6 +170,11 @@ def _sources() -> dict[str, str]:
     return texts
 
 
+def _long(repo: Repo) -> dict[str, list[mdparts.Part]]:
+    """The long Markdown files of `repo` the format check cuts, with their parts."""
+    return prettier._long_markdown(prettier._markdown(prettier.checkout_files(repo)))
+
+
 def test_every_file_formats_in_parts_exactly_as_it_formats_whole() -> None:
     texts = _sources()
     whole = [(f"docs/{name}", [mdparts.Part(1, text)]) for name, text in texts.items()]
@@ -280,7 +285,7 @@ def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
     page.write_text(_short_long_rfd(), encoding="utf-8")
     assert page.read_text(encoding="utf-8").count("\n") > prettier.LONG_LINES
     repo = Repo.load(root)
-    parts = prettier._long_markdown(prettier.checkout_files(repo))["docs/long.md"]
+    parts = _long(repo)["docs/long.md"]
     assert len(parts) > 3
     assert prettier.check(repo) == []
     (cache,) = (tmp_path / "cache" / "prettier").glob("*-parts.json")
@@ -307,7 +312,7 @@ def test_make_format_writes_a_long_page_as_prettier_formats_it_whole(
     )
     page.write_text(planted, encoding="utf-8")
     repo = Repo.load(root)
-    assert len(prettier._long_markdown(prettier.checkout_files(repo))["docs/long.md"]) > 3
+    assert len(_long(repo)["docs/long.md"]) > 3
     cli = str(ROOT / "node_modules" / "prettier" / "bin" / "prettier.cjs")
     whole = subprocess.run(
         ["node", cli, "--stdin-filepath", "docs/long.md"],
@@ -353,7 +358,7 @@ def test_only_plain_regular_utf8_files_are_cut_and_a_fifo_is_never_opened(tmp_pa
     previous = signal.signal(signal.SIGALRM, hung)
     signal.alarm(10)
     try:
-        assert list(prettier._long_markdown(prettier.checkout_files(Repo.load(root)))) == [
+        assert list(_long(Repo.load(root))) == [
             "docs/long.md",
             "notes/long.md",
         ]

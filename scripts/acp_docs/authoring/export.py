@@ -22,7 +22,7 @@ from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.rfds.model import STATUSES, Rfd, front_matter_validator, lint_one
-from acp_docs.sources.textfile import linked_folder, read_text, write_atomic
+from acp_docs.sources.textfile import linked_folder, read_text, unwritable, write_atomic
 from acp_docs.upstream import check as upstream
 from acp_docs.upstream import prettier
 
@@ -112,10 +112,9 @@ def export(
     else:
         result.notes.append("no docs/docs.json in the target: add the nav entry by hand")
     for path, _text in writes:  # refused before anything is written: all or nothing
-        linked = linked_folder(path, target)
-        if path.is_symlink() or path.is_dir() or linked is not None:
-            where = f" through the linked folder {linked}" if linked else ""
-            raise UsageError(f"{path}: refusing to write{where} (a symlink or a folder)")
+        refused = unwritable(path, target)
+        if refused is not None:
+            raise UsageError(f"{path}: {refused}")
     for path, text in writes:
         write_atomic(path, text, within=target)
         result.written.append(path)

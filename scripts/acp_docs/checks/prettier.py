@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -125,42 +126,45 @@ def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
     return _first_changed_line(original, result.stdout)
 
 
-def _too_complex(files: list[tuple[str, Path]]) -> list[Finding]:
-    """A finding for each Markdown file the site would not render (`markdown.limits`): Prettier
-    would take minutes on it, so it is not sent."""
-    found = []
+def _markdown(files: list[tuple[str, Path]]) -> dict[str, str]:
+    """The text of each Markdown file that is a regular UTF-8 file, by path: read once.
+
+    Links, FIFOs and files that are not UTF-8 are left to the whole-file check,
+    which reports on them as it always did.
+    """
+    texts = {}
     for rel, path in files:
         if not rel.endswith(".md") or path.is_symlink() or not path.is_file():
             continue
         try:
-            text = path.read_bytes().decode("utf-8")
+            texts[rel] = path.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        slow = mdlimits.hazard(text)
+    return texts
+
+
+def _too_complex(texts: dict[str, str], checked: set[str]) -> list[Finding]:
+    """A finding for each Markdown file of `checked` the site would not render
+    (`markdown.limits`): Prettier would take minutes on it, so it is not sent."""
+    found = []
+    for rel in sorted(checked & texts.keys()):
+        slow = mdlimits.hazard(texts[rel])
         if slow is not None:
             message = f"{slow.message}; not sent to Prettier, which would take minutes on it"
             found.append(Finding(rel, slow.line, slow.col, CHECK, message, "format/too-complex"))
     return found
 
 
-def _long_markdown(files: list[tuple[str, Path]]) -> dict[str, list[mdparts.Part]]:
+def _long_markdown(texts: dict[str, str]) -> dict[str, list[mdparts.Part]]:
     """The long Markdown files of the checkout that can be cut, by path: their parts.
 
-    Files in hidden folders are left out. Links, FIFOs, files that are not
-    UTF-8 and names that are not plain stay with the whole-file check, which
-    reports on them as it always did.
+    Files in hidden folders and names that are not plain are left out.
     """
     found: dict[str, list[mdparts.Part]] = {}
-    for rel, path in files:
-        if not rel.endswith(".md") or not _PLAIN_NAME.fullmatch(rel):
+    for rel, text in texts.items():
+        if not _PLAIN_NAME.fullmatch(rel):
             continue
         if any(folder.startswith(".") for folder in rel.split("/")[:-1]):
-            continue
-        if path.is_symlink() or not path.is_file():
-            continue
-        try:
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
             continue
         if text.count("\n") <= LONG_LINES:
             continue
@@ -168,6 +172,34 @@ def _long_markdown(files: list[tuple[str, Path]]) -> dict[str, list[mdparts.Part
         if len(parts) > 1:
             found[rel] = parts
     return found
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What `check` and `write` hand Prettier: every file it would format, the Markdown files
+    too complex to send, and the long ones it gets part by part."""
+
+    files: list[tuple[str, Path]]
+    every: list[tuple[str, Path]]
+    too_complex: list[Finding]
+    long: dict[str, list[mdparts.Part]]
+
+    @property
+    def whole(self) -> list[tuple[str, Path]]:
+        """The files sent whole."""
+        skip = {f.path for f in self.too_complex}
+        return [(rel, path) for rel, path in self.every if rel not in self.long and rel not in skip]
+
+
+def _plan(repo: Repo) -> _Plan:
+    files = checkout_files(repo)
+    known = prettier_files.languages(repo.root, shutil.which("node"))
+    every = prettier_files.candidates(repo, files, known)
+    texts = _markdown(files)
+    too_complex = _too_complex(texts, {rel for rel, _path in every})
+    for finding in too_complex:
+        del texts[finding.path]
+    return _Plan(files, every, too_complex, _long_markdown(texts))
 
 
 Answer = list[dict[str, Any]]
@@ -259,14 +291,8 @@ def check(repo: Repo) -> list[Finding]:
     Files Prettier found formatted before, as they are now, are not sent again
     (`prettier_files.Verdicts`); with none left, no Node starts.
     """
-    files = checkout_files(repo)
-    node = shutil.which("node")
-    known = prettier_files.languages(repo.root, node)
-    every = prettier_files.candidates(repo, files, known)
-    complex_files = _too_complex(every)
-    skip = {f.path for f in complex_files}
-    long = _long_markdown([(rel, path) for rel, path in files if rel not in skip])
-    whole = [(rel, path) for rel, path in every if rel not in long and rel not in skip]
+    plan = _plan(repo)
+    files, long, whole = plan.files, plan.long, plan.whole
     verdicts = prettier_files.Verdicts(repo.root, NO_CONFIG)
     unseen, keys = verdicts.unseen(whole)
     findings = []
@@ -301,7 +327,7 @@ def check(repo: Repo) -> list[Finding]:
             )
     if long:
         findings += _check_in_parts(repo, _command(repo)[0], long)
-    return config_findings(files) + complex_files + findings
+    return config_findings(files) + plan.too_complex + findings
 
 
 def write(repo: Repo) -> list[str]:
@@ -311,11 +337,8 @@ def write(repo: Repo) -> list[str]:
     are formatted part by part (as `check` checks them) and written back whole.
     """
     command = _command(repo)
-    files = checkout_files(repo)
-    known = prettier_files.languages(repo.root, shutil.which("node"))
-    complex_files = _too_complex(prettier_files.candidates(repo, files, known))
-    skip = [f.path for f in complex_files]
-    long = _long_markdown([(rel, path) for rel, path in files if rel not in skip])
+    plan = _plan(repo)
+    long, skip = plan.long, [f.path for f in plan.too_complex]
     done = runner.run(
         "prettier",
         [*command, "--write", ".", *(f"!{rel}" for rel in [*long, *skip])],
@@ -324,7 +347,7 @@ def write(repo: Repo) -> list[str]:
         timeout=TIMEOUT,
         ok=(0, 2),
     )
-    problems = [f"{f.path}:{f.line}: {f.message}" for f in complex_files]
+    problems = [f"{f.path}:{f.line}: {f.message}" for f in plan.too_complex]
     if done.returncode != 0:
         # One line per file ("[error] path: reason"), not the code excerpt after it.
         # A name Prettier printed over two lines is no file of the checkout: not named.

@@ -120,6 +120,14 @@ def linked_folder(path: Path, within: Path) -> Path | None:
     return None
 
 
+def unwritable(path: Path, within: Path | None = None) -> str | None:
+    """Why `write_atomic` refuses to write `path` (None: it writes it)."""
+    if path.is_symlink() or path.is_dir():
+        return "refusing to write through a symlink or over a directory"
+    linked = linked_folder(path, within) if within is not None else None
+    return f"refusing to write through the linked folder {linked}" if linked else None
+
+
 def write_atomic(path: Path, text: str, within: Path | None = None) -> None:
     """Write `text` to `path` through a new temporary file beside it and a rename.
 
@@ -128,15 +136,9 @@ def write_atomic(path: Path, text: str, within: Path | None = None) -> None:
     and so is a path that a linked folder below `within` (a checkout, a tree
     from a pull request) would lead out of it.
     """
-    if path.is_symlink() or path.is_dir():
-        raise LocatedError(
-            str(path), None, None, "refusing to write through a symlink or over a directory"
-        )
-    linked = linked_folder(path, within) if within is not None else None
-    if linked is not None:
-        raise LocatedError(
-            str(path), None, None, f"refusing to write through the linked folder {linked}"
-        )
+    refused = unwritable(path, within)
+    if refused is not None:
+        raise LocatedError(str(path), None, None, refused)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
