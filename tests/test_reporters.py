@@ -219,13 +219,13 @@ def test_every_reporting_command_takes_format_and_keeps_summaries_off_stdout(
         log = json.loads(result.stdout)
         assert log["version"] == "2.1.0", command
         assert result.stderr.strip(), command
-    validate = acp([*commands[3], "--format", "github"], cwd=repo_copy)
+    validate = acp([*commands[3], "--strict", "--format", "github"], cwd=repo_copy)
     assert validate.returncode == 1
     assert (
-        "::error file=" in validate.stdout
+        "::warning file=" in validate.stdout
         and "SessionUpdate.meta-not-an-object.json" in validate.stdout
     )
-    assert "0 valid, 1 invalid" in validate.stderr
+    assert "0 valid, 1 accepted with warnings, 0 invalid" in validate.stderr
     assert "valid," not in validate.stdout
 
 

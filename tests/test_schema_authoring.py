@@ -478,10 +478,10 @@ def test_a_fixture_and_validate_report_unknown_members_too(repo_copy: Path) -> N
     result = acp(
         ["validate", "--protocol", "v2", "--def", "SessionUpdate", str(fixture)], cwd=repo_copy
     )
-    assert result.returncode == 1
+    assert result.returncode == 0, result.stdout
     assert (
-        "[v2 SessionUpdate] /titel: no property 'titel' here; did you mean 'title'?"
-        " (a receiver ignores a member it does not know and keeps the message)" in result.stdout
+        "warning: [v2 SessionUpdate] /titel: no property 'titel' here; did you mean 'title'?"
+        " (a receiver ignores it and keeps the message)" in result.stdout
     )
 
 

@@ -144,6 +144,45 @@ def test_a_suggestion_between_the_prompt_and_running_is_found(tmp_path: Path) ->
     assert found == [(early, "prompt-suggestions/while-idle")] and status == 1
 
 
+def test_a_suggestion_between_the_idle_and_the_prompts_answer_is_found(tmp_path: Path) -> None:
+    # [prompt, running, idle, prompt_suggestions, response]: a Client drops this offer,
+    # since its prompt is unanswered, so the Agent may not send it.
+    messages = [*opening(), prompt(2, "Fix the parser"), state("running"), state("idle")]
+    messages.append(suggestions("Run the tests"))
+    early = len(messages)
+    messages.append(response(2, {"messageId": "m2"}))
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (1, [(early, "prompt-suggestions/while-idle")]), report
+    assert f"before the answer to the session/prompt at line {len(opening()) + 1}" in report
+
+
+def test_the_same_work_answered_before_its_idle_is_clean(tmp_path: Path) -> None:
+    messages = [*opening(), prompt(2, "Fix the parser"), state("running")]
+    messages += [response(2, {"messageId": "m2"}), state("idle"), suggestions("Run the tests")]
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (0, []), report
+
+
+def test_an_idle_before_the_answer_does_not_end_the_work_for_the_client(tmp_path: Path) -> None:
+    # The Client waits for the answer and an idle after it; so does the Agent's rule.
+    messages = [*opening(), prompt(2, "Fix the parser"), state("running"), state("idle")]
+    messages += [response(2, {"messageId": "m2"}), suggestions("Run the tests")]
+    late = len(messages)
+    messages += [state("idle"), suggestions("Run the tests")]
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (1, [(late, "prompt-suggestions/while-idle")]), report
+
+
+def test_a_rejected_prompt_is_followed_by_an_idle_before_any_offer(tmp_path: Path) -> None:
+    refused = {"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "Invalid params"}}
+    messages = [*opening(), *turn(2, "Fix the parser"), prompt(3, "")]
+    messages += [{"direction": TO_CLIENT, "message": refused}, suggestions("Run the tests")]
+    stuck = len(messages)
+    messages += [state("idle"), suggestions("Run the tests")]
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (1, [(stuck, "prompt-suggestions/while-idle")]), report
+
+
 @pytest.mark.parametrize("busy", ["running", "requires_action", "_vendor_busy"])
 def test_agent_initiated_work_is_foreground_work_too(tmp_path: Path, busy: str) -> None:
     messages = [*opening(), *turn(2, "Fix the parser"), state(busy), suggestions("Run the tests")]

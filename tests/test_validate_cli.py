@@ -55,7 +55,7 @@ def test_valid_files_exit_0(fixtures: Path) -> None:
         str(fixtures / "v1" / "valid" / "SessionUpdate.empty-plan.json"),
     )
     assert result.returncode == 0
-    assert "2 valid, 0 invalid" in result.stderr
+    assert "2 valid, 0 accepted with warnings, 0 invalid" in result.stderr
 
 
 def test_a_json_rpc_message_is_dispatched_without_def(fixtures: Path) -> None:
@@ -75,16 +75,53 @@ def test_invalid_files_exit_1_naming_each(fixtures: Path) -> None:
     )
     assert result.returncode == 1
     assert (
-        "examples/v1/lenient/SessionUpdate.meta-not-an-object.json:1:1: [v1 SessionUpdate]"
+        "examples/v1/lenient/SessionUpdate.meta-not-an-object.json:1:1: warning: [v1 SessionUpdate]"
         " /_meta: 'turn 3' is not of type 'object', 'null'"
         " (a receiver drops /_meta and keeps the message)" in result.stdout
-    )
+    ), result.stdout
     assert (
         "SessionUpdate.missing-content.json:1:1: [v1 SessionUpdate]"
         " (root): 'content' is a required property (a receiver rejects the message)"
         in result.stdout
     )
-    assert "1 valid, 2 invalid" in result.stderr
+    assert "1 valid, 1 accepted with warnings, 1 invalid" in result.stderr
+
+
+UNKNOWN_MEMBER = {
+    "sessionUpdate": "agent_message_chunk",
+    "content": {"type": "text", "text": "Hi", "futureField": 1},
+}
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_an_unknown_member_is_accepted_with_a_warning_naming_it(
+    tmp_path: Path, strict: bool
+) -> None:
+    path = tmp_path / "future.json"
+    path.write_text(json.dumps(UNKNOWN_MEMBER, indent=2) + "\n")
+    flags = ["--strict"] if strict else []
+    result = _validate("--protocol", "v1", "--def", "SessionUpdate", *flags, str(path))
+    assert result.returncode == (1 if strict else 0), result.stdout + result.stderr
+    assert "futureField" in result.stdout
+    assert "warning:" in result.stdout
+    assert "0 valid, 1 accepted with warnings, 0 invalid" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_the_warning_carries_its_rule_and_level(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "future.json"
+    path.write_text(json.dumps(UNKNOWN_MEMBER) + "\n")
+    result = _validate("--protocol", "v1", "--def", "SessionUpdate", "--format", fmt, str(path))
+    assert result.returncode == 0
+    report = json.loads(result.stdout)
+    if fmt == "json":
+        (finding,) = report["findings"]
+        assert (finding["rule"], finding["level"]) == ("validate/unknown-member", "warning")
+        assert "futureField" in finding["message"]
+    else:
+        (sarif_result,) = report["runs"][0]["results"]
+        assert sarif_result["ruleId"] == "validate/unknown-member"
+        assert sarif_result["level"] == "warning"
 
 
 def test_missing_file_exits_2(tmp_path: Path) -> None:

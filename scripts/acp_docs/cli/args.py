@@ -95,6 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--def", dest="definition", metavar="NAME", help="definition (default: JSON-RPC message)"
     )
+    validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 1) on a payload a receiver keeps with a warning too: an unknown member"
+        " it ignores, a lenient value it drops",
+    )
     validate.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
     examples = command("examples", cmd_examples, "check every declared JSON block", reporting)

@@ -90,7 +90,13 @@ def cmd_schema_merge(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Validate standalone JSON files, each a payload of --def or a JSON-RPC message."""
+    """Validate standalone JSON files as a receiver reads them: each a payload of --def or a
+    JSON-RPC message.
+
+    A payload a receiver rejects is an error. One it keeps, ignoring a member it
+    does not know or dropping a value marked lenient, is accepted with a warning
+    naming that member or value; `--strict` makes such warnings fail too.
+    """
     from acp_docs.validation.payloads import validate_files
     from acp_docs.validation.schemaset import SchemaSet
 
@@ -98,19 +104,31 @@ def cmd_validate(args: argparse.Namespace) -> int:
     schemas = SchemaSet.from_repo(repo.root)
     results = validate_files(schemas, args.protocol, args.definition, args.files)
     findings = []
+    valid = warned = invalid = 0
     for shown, outcome in results:
-        if outcome.valid:
-            say(printable(f"{shown}: valid {outcome.label()}"))
         kind = outcome.verdict.say() if outcome.verdict else ""
-        rule = "validate/lenient" if outcome.kept else "validate/invalid"
+        rule, level = (
+            ("validate/lenient", "warning") if outcome.kept else ("validate/invalid", "error")
+        )
         for problem in outcome.problems:
+            message = f"{outcome.label()} {problem} ({kind})"
+            findings.append(Finding(shown, 1, 1, "validate", message, rule, level))
+        for problem in outcome.unknown:
+            message = f"{outcome.label()} {problem} (a receiver ignores it and keeps the message)"
             findings.append(
-                Finding(shown, 1, 1, "validate", f"{outcome.label()} {problem} ({kind})", rule)
+                Finding(shown, 1, 1, "validate", message, "validate/unknown-member", "warning")
             )
+        if not outcome.kept:
+            invalid += 1
+        elif outcome.problems or outcome.unknown:
+            warned += 1
+            say(printable(f"{shown}: accepted with warnings {outcome.label()}"))
+        else:
+            valid += 1
+            say(printable(f"{shown}: valid {outcome.label()}"))
     emit(args, findings)
-    invalid = sum(1 for _shown, outcome in results if not outcome.valid)
-    say(f"{len(results) - invalid} valid, {invalid} invalid")
-    return FOUND if invalid else OK
+    say(f"{valid} valid, {warned} accepted with warnings, {invalid} invalid")
+    return FOUND if invalid or (args.strict and warned) else OK
 
 
 def cmd_examples(args: argparse.Namespace) -> int:

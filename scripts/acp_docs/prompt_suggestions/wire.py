@@ -113,22 +113,38 @@ IDLE = "idle"
 
 
 def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
-    """Where the state update ends work (v2): suggestions only while the session is idle.
+    """Where the state update ends work (v2): suggestions only once every prompt is answered
+    and an idle has followed the last answer.
 
-    Foreground work starts with a `session/prompt` the Client sends, or with a
-    `state_update` other than `idle` (agent-initiated work starts so too), and
-    ends with the next `idle`. The prompt's response ends nothing there.
+    Foreground work starts with a `session/prompt` the Agent receives, or with
+    a `state_update` other than `idle` (agent-initiated work starts so too),
+    and ends with the next `idle`. The Client drops suggestions until it has
+    the answer to its prompt and an `idle` after that answer, so the Agent's
+    rule is the same: an `idle` before the answer ends nothing the Client can
+    see, and an answer (an error included) is followed by an `idle` before any
+    offer.
     """
+    unanswered: dict[str, dict[int, int]] = {}
+    """Per session: the prompts received and not yet answered (id of the message to its line)."""
     busy: dict[str, tuple[str, int]] = {}
-    """Per session: why it is busy (the prompt or the reported state) and since which line."""
+    """Per session: what an idle must still follow (the prompt, its answer, a state) and where."""
     for message in messages:
-        session = json_key(message.params.get("sessionId"))  # any JSON value, made hashable
         if message.is_request and message.method == "session/prompt":
+            session = json_key(message.params.get("sessionId"))  # any JSON value, made hashable
+            unanswered.setdefault(session, {})[id(message)] = message.line
             busy[session] = ("a session/prompt", message.line)
+            continue
+        if message.is_response and message.request is not None:
+            request = message.request
+            if request.method == "session/prompt":
+                session = json_key(request.params.get("sessionId"))
+                unanswered.get(session, {}).pop(id(request), None)
+                busy[session] = ("the answer to a session/prompt", message.line)
             continue
         update = _update(message)
         if update is None:
             continue
+        session = json_key(message.params.get("sessionId"))
         kind = update.get("sessionUpdate")
         if kind == version.state_update:
             state = update.get("state")
@@ -136,6 +152,13 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
                 busy.pop(session, None)
             else:
                 busy[session] = (f"state {state!r}", message.line)
+        elif kind == TAG and unanswered.get(session):
+            line = min(unanswered[session].values())
+            yield (
+                message.line,
+                f"prompt_suggestions sent before the answer to the session/prompt at line {line}:"
+                " a v2 Agent answers every prompt it received, then reports idle, then suggests",
+            )
         elif kind == TAG and session in busy:
             why, since = busy[session]
             yield (
@@ -192,7 +215,8 @@ RULES = [
     Rule(
         "prompt-suggestions/while-idle",
         "An Agent MUST NOT send prompt_suggestions during foreground work: from a"
-        " session/prompt, or a state_update that is not idle, until the next idle state_update.",
+        " session/prompt it received, or a state_update that is not idle, until it has answered"
+        " every session/prompt it received and then reported an idle state_update.",
         RFD + "#in-v2-idle-ends-the-work",
         while_idle,
         lambda version: version.state_update is not None,

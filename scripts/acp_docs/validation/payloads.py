@@ -15,7 +15,6 @@ from acp_docs.validation.schemaset import (
     Outcome,
     SchemaSet,
     define_method_hint,
-    with_unknown,
 )
 
 
@@ -37,7 +36,7 @@ def validate_files(
 ) -> list[tuple[str, Outcome]]:
     """Check each file; any unreadable or undeclarable file is a UsageError, before any check.
 
-    Members no schema names are among each outcome's problems (`with_unknown`).
+    Members no schema names are each outcome's `unknown`, apart from its problems.
     """
     if definition is not None and not schemas.has(protocol, definition):
         raise UsageError(
@@ -63,7 +62,7 @@ def validate_files(
             outcome = schemas.check_message(protocol, payload)
         else:
             outcome = schemas.check(protocol, name, payload)
-        results.append((shown, with_unknown(outcome)))
+        results.append((shown, outcome))
     return results
 
 

@@ -72,13 +72,6 @@ class DispatchError(UsageError):
         self.kind = kind
 
 
-class _Ignored(Verdict):
-    """What a receiver does with members it does not know: it ignores them."""
-
-    def say(self) -> str:
-        return "a receiver ignores a member it does not know and keeps the message"
-
-
 def define_method_hint(method: str, kind: str, source: str | None, exists: bool) -> str:
     """Where and how to define a method no message has.
 
@@ -347,16 +340,3 @@ class SchemaSet:
 
 ENVELOPE = frozenset({"jsonrpc", "method", "params"})
 """The members of a JSON-RPC notification; a request has `id` too."""
-
-
-def with_unknown(outcome: Outcome) -> Outcome:
-    """The outcome with its unknown members as problems, for a command that lists only those.
-
-    An outcome that was valid becomes one a receiver keeps, ignoring the members.
-    """
-    if not outcome.unknown:
-        return outcome
-    verdict = outcome.verdict if outcome.problems else _Ignored(True, ())
-    return Outcome(
-        outcome.protocol, outcome.definition, outcome.problems + outcome.unknown, verdict
-    )
