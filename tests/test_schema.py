@@ -105,7 +105,7 @@ def test_v2_merge_keeps_other_last_and_excludes_the_tag(merged) -> None:
     branches = merged["v2"]["$defs"]["SessionUpdate"]["anyOf"]
     assert branches[-1]["title"] == "other"
     assert branches[-2]["properties"]["sessionUpdate"]["const"] == "prompt_suggestions"
-    assert branches[-2]["allOf"] == [{"$ref": "#/$defs/PromptSuggestionsUpdate"}]
+    assert branches[-2]["allOf"] == [{"$ref": "#/$defs/PromptSuggestions"}]
     excluded = [b["properties"]["sessionUpdate"]["const"] for b in branches[-1]["not"]["anyOf"]]
     assert excluded[-1] == "prompt_suggestions"
 
@@ -193,8 +193,8 @@ def test_committed_fragments_are_what_the_source_generates(rfd_source) -> None:
 
 
 def test_source_constructs_pick_per_version_text(rfd_source) -> None:
-    v1 = fragments.build(rfd_source, "v1")["$defs"]["PromptSuggestionsUpdate"]["description"]
-    v2 = fragments.build(rfd_source, "v2")["$defs"]["PromptSuggestionsUpdate"]["description"]
+    v1 = fragments.build(rfd_source, "v1")["$defs"]["PromptSuggestions"]["description"]
+    v2 = fragments.build(rfd_source, "v2")["$defs"]["PromptSuggestions"]["description"]
     assert "`session.promptSuggestions` Client capability" in v1
     assert "unknown-update fallback" in v2 and "promptSuggestions" not in v2
 
@@ -251,8 +251,8 @@ def test_schema_generate_restores_a_fragment_and_removes_a_stale_one(repo_copy: 
             "no shared value 'mta'",
         ),
         (
-            "    fields: PromptSuggestionsUpdate\n",
-            "    fields: PromptSuggestionUpdate\n",
+            "    fields: PromptSuggestions\n",
+            "    fields: PromptSugestions\n",
             "names no definition",
         ),
         (
@@ -380,11 +380,11 @@ def test_drifted_fragment_is_a_build_warning(repo_copy: Path) -> None:
 def test_site_publishes_fragments_and_merged_schemas(built_site: Path, rfd_source) -> None:
     for version in protocols.NAMES:
         stable = json.loads((built_site / "schema" / version / "schema.json").read_text())
-        assert "PromptSuggestionsUpdate" not in stable["$defs"], "a Draft is not stable"
+        assert "PromptSuggestions" not in stable["$defs"], "a Draft is not stable"
         assert stable["x-acp-merged"]["base"].startswith("@agentclientprotocol/sdk@")
         unstable = (built_site / "schema" / version / "schema.unstable.json").read_text()
         published = json.loads(unstable)
-        assert "PromptSuggestionsUpdate" in published["$defs"]
+        assert "PromptSuggestions" in published["$defs"]
         Draft202012Validator.check_schema(published)
         fragment = (built_site / FRAGMENT.format(version)).read_text()
         assert fragment == (ROOT / FRAGMENT.format(version)).read_text()

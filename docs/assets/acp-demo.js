@@ -8,8 +8,10 @@
  * The turn boundary is the session's foreground state, as in ACP v2: the
  * Agent reports `running` when its work starts (on a prompt, or on its own)
  * and `idle` when the work ends. The Client offers suggestions only while the
- * last state it saw is `idle` and no prompt of its own has been sent since
- * that `idle`. (In v1 the prompt's response ends the turn the same way.)
+ * last state it saw is `idle`, every prompt it sent is answered, and an `idle`
+ * has followed the last answer; its Agent answers each prompt before the
+ * `idle` that ends the work, as the RFD asks. (In v1 the prompt's response
+ * ends the turn the same way.)
  *
  * Everything the Agent sends travels one ordered wire, after a network delay
  * when the box is ticked; reloading the session drops what is still on it.
