@@ -18,6 +18,7 @@ import pytest
 from mkdocs.livereload import LiveReloadServer
 
 from acp_docs.patches import (
+    agentmarkdown,
     apirender,
     folderlinks,
     pagerender,
@@ -29,7 +30,7 @@ from acp_docs.patches import (
 
 from conftest import ROOT
 
-PATCHES = [folderlinks, renderspeed, pagerender, servewatch, themefix, apirender]
+PATCHES = [folderlinks, renderspeed, pagerender, servewatch, themefix, apirender, agentmarkdown]
 
 
 @pytest.mark.parametrize("module", PATCHES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])

@@ -98,10 +98,15 @@ def page_markdown(package: str, modules: list[str]) -> str:
     """The Markdown of a package's page: an mkdocstrings instruction for it, and one for each
     of `modules` (the top-level package's own modules: its sub-packages have their pages)."""
     if not modules:
-        return f"{_FRONT_MATTER}# `{package}`\n\n::: {package}\n"
+        return f"{_FRONT_MATTER}# `{package}`\n\n{_about(package)}::: {package}\n"
     alone = "\n    options:\n      show_submodules: false\n"
     parts = [f"::: {package}{alone}", *(f"::: {module}\n" for module in modules)]
-    return f"{_FRONT_MATTER}# `{package}`\n\n" + "\n".join(parts)
+    return f"{_FRONT_MATTER}# `{package}`\n\n{_about(package)}" + "\n".join(parts)
+
+
+def _about(package: str) -> str:
+    """The page's first paragraph: what it documents (also its description in `llms.txt`)."""
+    return f"The reference of the `{package}` package, written from its source.\n\n"
 
 
 REFUSED = "acp-autodoc-refused"

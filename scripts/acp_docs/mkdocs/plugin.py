@@ -33,7 +33,7 @@ from jinja2 import FileSystemBytecodeCache
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
 from acp_docs.checks import registry
@@ -42,9 +42,20 @@ from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.diagrams import fences
 from acp_docs.diagrams.publish import STYLESHEET
-from acp_docs.mkdocs import apipages, diagrams, links, load, pages, servefail, sitefiles
+from acp_docs.mkdocs import (
+    agentpages,
+    agentsections,
+    apipages,
+    diagrams,
+    links,
+    load,
+    pages,
+    servefail,
+    sitefiles,
+)
 from acp_docs.mkdocs.state import BuildState, Link
 from acp_docs.patches import (
+    agentmarkdown,
     apirender,
     folderlinks,
     pagerender,
@@ -122,6 +133,7 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         self._state = state = BuildState(checks, self.serving)
         self._patches.enter_context(folderlinks.applied())
         self._patches.enter_context(renderspeed.applied())
+        self._patches.enter_context(agentmarkdown.applied())
         self._repair_theme = themefix.PATCH.usable()
         load.load(state, Path(config.config_file_path).resolve().parent)
         config.markdown_extensions.append(links.LinkExtension(state.links))
@@ -131,10 +143,12 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         return config
 
     def on_files(self, files: Files, config: Any) -> Files:
-        """Add the RFD sources and the published schema files to the build."""
+        """Add the RFD sources and the published schema files to the build; name the pages
+        for agents (`llms.txt`), from the navigation, before the llmstxt plugin reads them."""
         files = sitefiles.vet_and_add(self.state, files, config)
         for finding in self.state.api.add_to(files, config, self.state.repo.root):
             self.state.report(finding)
+        agentsections.fill(config, files)
         autorefs = "autorefs" in config["plugins"]
         if pagerender.PATCH.usable() and (not autorefs or pagerender.ANCHORS.usable()):
             self.state.render_context = pagerender.context_key(config, memo.engine_digest())
@@ -225,10 +239,13 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
             return output_content
         return csp.apply(output_content) or output_content
 
+    @event_priority(-100)  # after llmstxt has written the pages for agents
     def on_post_build(self, *, config: Any) -> None:
-        """The build is done: write the diagrams' style sheet, undo the patches it applied."""
+        """The build is done: write the diagrams' style sheet, review the pages for agents,
+        undo the patches it applied."""
         try:
             diagrams.write_stylesheet(self.state, config.site_dir)
+            agentpages.review(self.state, config)
         finally:
             self._patches.close()
 
