@@ -64,7 +64,11 @@ ONE_BY_ONE = [
     *(_theme(f"  language: {name}\n") for name in configpolicy.MATERIAL_LANGUAGES),
     *(f"markdown_extensions:\n  - {name}\n" for name in configpolicy.EXTENSIONS),
     *(f"markdown_extensions:\n  - {name}: {{}}\n" for name in configpolicy.EXTENSIONS),
-    *(f"plugins:\n  - {name}\n" for name in configpolicy.PLUGINS if name != "mkdocstrings"),
+    *(
+        f"plugins:\n  - {name}\n"
+        for name in configpolicy.PLUGINS
+        if name not in ("mkdocstrings", "llmstxt")  # their options are fixed, not optional
+    ),
     *(f"plugins:\n  - search:\n      lang: '{name}'\n" for name in configpolicy.SEARCH_LANGUAGES),
 ]
 
@@ -149,7 +153,7 @@ def test_the_allowlists_are_what_is_meant() -> None:
         "extra_javascript", "watch", "plugins", "markdown_extensions", "validation", "nav",
         "extra",
     }  # fmt: skip
-    assert set(configpolicy.PLUGINS) == {"search", "acp-docs", "mkdocstrings"}
+    assert set(configpolicy.PLUGINS) == {"search", "acp-docs", "mkdocstrings", "llmstxt"}
     assert set(configpolicy.EXTENSIONS) == {
         "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "tables",
         "toc", "pymdownx.details", "pymdownx.highlight", "pymdownx.inlinehilite",
@@ -299,6 +303,13 @@ def test_theme_names_are_the_installed_material_s() -> None:
         ("plugins:\n  - material/privacy\n", "3:5", "not 'material/privacy'"),
         ("plugins:\n  - tags:\n      export_file: /tmp/x\n", "3:5", "plugins[0].tags is not"),
         ("plugins:\n  - search:\n      jieba_dict: /etc/passwd\n", "4:7", "reads a file by path"),
+        (
+            "plugins:\n  - llmstxt:\n      full_output: llms-full.txt\n      sections: {}\n"
+            "      preprocess: docs/run-me.py\n",
+            "3:5",
+            "plugins[0].llmstxt must be",
+        ),
+        ("plugins:\n  - llmstxt\n", "3:5", "plugins[0] must be"),
         ("markdown_extensions:\n  - pymdownx.snippets\n", "3:5", "reads files by path"),
         (
             "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [/]\n",

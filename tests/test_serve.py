@@ -306,3 +306,19 @@ def test_adding_the_word_to_the_word_list_clears_its_note_without_editing_the_pa
             assert "Zorblaxian" in page and "not sorted" not in page
         finally:
             wordlist.write_text(before, encoding="utf-8")
+
+
+def test_the_pages_for_agents_are_served_as_text_and_follow_an_edit(served) -> None:
+    import urllib.request
+
+    for path in ("llms.txt", "llms-full.txt", f"{RFD_PAGE}index.md"):
+        with urllib.request.urlopen(served.url + path, timeout=10) as response:
+            kind = response.headers.get_content_type()
+            body = response.read().decode("utf-8")
+        assert kind in ("text/plain", "text/markdown"), (path, kind)
+        assert "<html" not in body.lower(), path
+    listed = served.get("llms.txt") or ""
+    assert f"[{SAMPLE.title}](" in listed
+    new = "A Client may show a few short, tidy badges"
+    with edited(served, RFD, "A Client may show a few short badges", new):
+        served.wait_for("llms-full.txt", lambda text: text is not None and new in text)

@@ -34,7 +34,11 @@ class Problem:
 
 
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark")
+    parser = MarkdownIt("commonmark")
+    # markdown-it drops a link of some schemes (javascript:, vbscript:, file:) to text; other
+    # renderers do not, so every link is kept as a link here, to be judged by its scheme.
+    parser.validateLink = lambda url: True
+    return parser
 
 
 def _walk(tokens: list[Token], line: int = 1) -> Iterator[tuple[Token, int]]:
