@@ -150,20 +150,68 @@ def test_a_baseline_keeps_old_problems_quiet_and_reports_a_new_one(
     tree: Path, tmp_path: Path
 ) -> None:
     baseline = tmp_path / "baseline.json"
-    first = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
+    first = acp(["check", "--upstream", str(tree), "--write-baseline", str(baseline)])
     assert first.returncode == 0, first.stdout + first.stderr
-    assert first.stdout == "" and "wrote the baseline" in first.stderr
+    assert "wrote the baseline" in first.stderr
+    held = json.loads(baseline.read_text())["findings"]
+    assert held and all(row["level"] != "note" for row in held)  # notes stay out by default
     again = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
-    assert again.returncode == 0 and again.stdout == "", again.stdout
+    assert again.returncode == 0, again.stdout
+    assert "stale" not in again.stderr
+    assert all(": note:" in line for line in again.stdout.splitlines()), again.stdout
     page = tree / "docs" / "rfds" / "finished-feature.mdx"
     front, rest = page.read_text().split("---\n\n", 1)
     page.write_text(f"{front}---\n\nAdded above.\n\n{rest}\n[new](/nowhere)\n")
     later = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
     assert later.returncode == 1
-    assert later.stdout.splitlines() == [
+    assert [line for line in later.stdout.splitlines() if ": note:" not in line] == [
         f"docs/rfds/finished-feature.mdx:{len(page.read_text().splitlines())}:1: link '/nowhere':"
         " no page 'nowhere' (docs/nowhere.mdx) and no file of that name"
     ]
+
+
+def test_a_second_identical_finding_in_the_same_file_is_new(tree: Path, tmp_path: Path) -> None:
+    page = tree / "docs" / "rfds" / "finished-feature.mdx"
+    page.write_text(page.read_text() + "\n[gone](/nowhere)\n")
+    baseline = tmp_path / "baseline.json"
+    assert (
+        acp(["check", "--upstream", str(tree), "--write-baseline", str(baseline)]).returncode == 0
+    )
+    page.write_text(page.read_text() + "\n[gone](/nowhere)\n")
+    later = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
+    assert later.returncode == 1
+    new = [line for line in later.stdout.splitlines() if "/nowhere" in line]
+    assert len(new) == 1 and new[0].startswith(
+        f"docs/rfds/finished-feature.mdx:{len(page.read_text().splitlines())}:"
+    ), later.stdout
+
+
+def test_a_missing_baseline_is_a_usage_error_never_a_pass(tree: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "not-committed.json"
+    result = acp(["check", "--upstream", str(tree), "--baseline", str(missing)])
+    no_traceback(result)
+    assert result.returncode == 2
+    assert f"{missing}: no such baseline; write one with --write-baseline" in result.stderr
+    assert not missing.exists()
+
+
+def test_baseline_entries_that_no_longer_occur_are_listed_as_stale(
+    tree: Path, tmp_path: Path
+) -> None:
+    page = tree / "docs" / "rfds" / "finished-feature.mdx"
+    original = page.read_text()
+    page.write_text(original + "\n[gone](/nowhere)\n")
+    baseline = tmp_path / "baseline.json"
+    assert (
+        acp(["check", "--upstream", str(tree), "--write-baseline", str(baseline)]).returncode == 0
+    )
+    page.write_text(original)  # fixed
+    result = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
+    assert result.returncode == 0, result.stdout
+    assert "1 baseline entry of" in result.stderr
+    assert "stale: docs/rfds/finished-feature.mdx: upstream/broken-link: link '/nowhere'" in (
+        result.stderr
+    )
 
 
 def test_a_baseline_is_never_written_through_a_linked_folder_of_the_tree(
@@ -172,7 +220,8 @@ def test_a_baseline_is_never_written_through_a_linked_folder_of_the_tree(
     outside = tmp_path / "outside"
     outside.mkdir()
     (tree / ".github").symlink_to(outside)  # as a pull request could make it
-    result = acp(["check", "--upstream", str(tree), "--baseline", str(tree / ".github" / "b.json")])
+    target = str(tree / ".github" / "b.json")
+    result = acp(["check", "--upstream", str(tree), "--write-baseline", target])
     assert result.returncode == 2, result.stdout + result.stderr
     assert "refusing to write through the linked folder" in result.stderr
     assert list(outside.iterdir()) == []

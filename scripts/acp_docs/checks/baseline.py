@@ -1,9 +1,13 @@
 """`--baseline FILE`: adopt a check on a tree with old problems, and report only new ones.
 
-The first run writes every current finding to FILE; later runs leave out each
-finding the file holds, matched by file, rule and message (not by line, so an
-edit above a known problem does not bring it back), as many times as the file
-holds it. Commit FILE; delete it (or a line of it) to see the old problems again.
+`--write-baseline FILE` writes every current finding at or above the minimum
+level (`--min-level`, warnings by default: notes stay out) to FILE, as its own
+explicit act. `--baseline FILE` then leaves out each finding the file holds,
+matched by file, rule and message (not by line, so an edit above a known
+problem does not bring it back), as many times as the file holds it: a second,
+identical finding in the same file is new. An entry that no current finding
+matches is stale, and said so. A baseline that does not exist is a usage
+error, never a pass: CI that names a wrong or uncommitted path fails.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from acp_docs.core.errors import LocatedError
-from acp_docs.core.findings import CheckResult, Finding
+from acp_docs.core.findings import LEVELS, CheckResult, Finding
 from acp_docs.sources import jsonparse
 from acp_docs.sources.textfile import read_text, write_atomic
 
@@ -25,6 +29,12 @@ Key = tuple[str, str, str]
 
 def _key(finding: Finding) -> Key:
     return (finding.path, finding.rule_id, finding.message)
+
+
+def at_least(findings: Iterable[Finding], level: str) -> list[Finding]:
+    """The findings of `level` or a level that matters more (`LEVELS` lists them, most first)."""
+    rank = LEVELS.index(level)
+    return [f for f in findings if LEVELS.index(f.level) <= rank]
 
 
 def write(path: Path, findings: Iterable[Finding], within: Path | None = None) -> int:
@@ -60,17 +70,25 @@ def read(path: Path) -> Counter[Key]:
     return held
 
 
-def new_only(results: list[CheckResult], held: Counter[Key]) -> list[CheckResult]:
-    """The results without the findings the baseline holds (each as often as it holds it)."""
+def new_only(
+    results: list[CheckResult], held: Counter[Key], level: str = "warning"
+) -> tuple[list[CheckResult], list[Key]]:
+    """The results without the findings the baseline holds (each as often as it holds it),
+    and the baseline's stale entries: those no current finding matched.
+
+    Findings below `level` are not compared (a baseline does not hold them) and stay.
+    """
     left = Counter(held)
     out = []
     for result in results:
         kept = []
+        compared = set(map(id, at_least(result.findings, level)))
         for finding in result.findings:
             key = _key(finding)
-            if left[key] > 0:
+            if id(finding) in compared and left[key] > 0:
                 left[key] -= 1
             else:
                 kept.append(finding)
         out.append(CheckResult(result.name, tuple(kept), result.seconds, result.error))
-    return out
+    stale = sorted(key for key, count in left.items() for _ in range(count))
+    return out, stale

@@ -18,6 +18,7 @@ from acp_docs.cli.commands_schema import (
 )
 from acp_docs.cli.common import missing_action
 from acp_docs.core import protocols
+from acp_docs.core.findings import LEVELS
 from acp_docs.reporters import registry
 
 
@@ -128,12 +129,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="check a checkout of the upstream ACP repository in place, read-only: its MDX"
         f" pages, examples, docs.json and links (checks: {', '.join(UPSTREAM_CHECKS)})",
     )
-    every.add_argument(
+    kept = every.add_mutually_exclusive_group()
+    kept.add_argument(
         "--baseline",
         type=Path,
         metavar="FILE",
-        help="report only findings FILE does not hold; when FILE is missing, write every"
-        " current finding to it",
+        help="report only findings FILE does not hold, and its stale entries; FILE must exist"
+        " (a missing one is a usage error, exit 2)",
+    )
+    kept.add_argument(
+        "--write-baseline",
+        type=Path,
+        metavar="FILE",
+        help="write every current finding of --min-level or above to FILE, for --baseline",
+    )
+    every.add_argument(
+        "--min-level",
+        choices=LEVELS,
+        default="warning",
+        help="the least level a baseline holds and --format github annotates (default:"
+        " warning; notes stay out)",
     )
     every.add_argument(
         "--skip",

@@ -79,10 +79,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         repo = Repo.load()
         refuse_undecodable_names(repo)
         results = check.run(repo, names)
-    if args.baseline is not None:
-        tree = args.upstream if args.upstream is not None else Path.cwd()
-        results = _against_baseline(args.baseline, results, tree)
+    tree = args.upstream if args.upstream is not None else Path.cwd()
+    if args.write_baseline is not None:
+        results = _write_baseline(args.write_baseline, results, tree, args.min_level)
+    elif args.baseline is not None:
+        results = _against_baseline(args.baseline, results, args.min_level)
     findings = sorted({f for r in results for f in r.findings})
+    if args.format == "github":  # annotations: notes stay out unless --min-level note
+        from acp_docs.checks.baseline import at_least
+
+        findings = at_least(findings, args.min_level)
     failing: dict[str, list[str]] = {}
     for result in results:
         if result.error:
@@ -124,17 +130,43 @@ def _upstream(args: argparse.Namespace) -> list[CheckResult]:
     return upstream.run(args.upstream, tuple(names))
 
 
-def _against_baseline(path: Path, results: list[CheckResult], tree: Path) -> list[CheckResult]:
-    """Only the findings the baseline at `path` does not hold; written first when missing
-    (never through a linked folder of the `tree` checked)."""
+def _write_baseline(
+    path: Path, results: list[CheckResult], tree: Path, level: str
+) -> list[CheckResult]:
+    """Write the current findings of `level` and above to `path` (never through a linked
+    folder of the `tree` checked); nothing is then reported as new."""
+    from acp_docs.checks import baseline
+
+    check_output(path)
+    kept = baseline.at_least([f for r in results for f in r.findings], level)
+    count = baseline.write(path, kept, within=tree)
+    say(
+        f"acp-docs check: wrote the baseline {path} ({count} finding(s) of level {level} or"
+        " above); `--baseline` reports only findings it does not hold"
+    )
+    return [
+        CheckResult(r.name, tuple(f for f in r.findings if f not in kept), r.seconds, r.error)
+        for r in results
+    ]
+
+
+def _against_baseline(path: Path, results: list[CheckResult], level: str) -> list[CheckResult]:
+    """Only the findings the baseline at `path` does not hold; a usage error when it is
+    missing, so that a wrong or uncommitted path never passes."""
     from acp_docs.checks import baseline
 
     if not path.exists() and not path.is_symlink():
-        check_output(path)
-        count = baseline.write(path, [f for r in results for f in r.findings], within=tree)
-        say(
-            f"acp-docs check: wrote the baseline {path} ({count} finding(s)); later runs report"
-            " only findings it does not hold"
+        raise UsageError(
+            f"{path}: no such baseline; write one with --write-baseline {path} and commit it"
         )
-        return [CheckResult(r.name, (), r.seconds, r.error) for r in results]
-    return baseline.new_only(results, baseline.read(path))
+    kept, stale = baseline.new_only(results, baseline.read(path), level)
+    if stale:
+        say(
+            f"acp-docs check: {len(stale)} baseline entr{'y' if len(stale) == 1 else 'ies'} of"
+            f" {path} no longer found (stale: remove them with --write-baseline {path}):"
+        )
+        for where, rule, message in stale[:20]:
+            say(printable(f"  stale: {where}: {rule}: {message}"))
+        if len(stale) > 20:
+            say(f"  ... and {len(stale) - 20} more")
+    return kept
