@@ -10,7 +10,7 @@ import pytest
 
 import upstream_tree
 from acp_docs.sources import jsonfmt
-from acp_docs.upstream import links
+from acp_docs.upstream import anchors
 
 from conftest import acp, no_traceback, require_tool
 
@@ -279,14 +279,36 @@ def test_a_warm_run_reads_every_page_from_the_cache_without_node(
 @pytest.mark.parametrize(
     ("heading", "anchor"),
     [
+        # The examples of Mintlify's documentation ("Automatic anchor IDs").
+        ("Getting started", "getting-started"),
+        ("Config.json options", "config-json-options"),
+        ("What's new", "what\u2019s-new"),
+        ("Rate limits (per minute)", "rate-limits-per-minute"),
+        ("Read/write access", "read/write-access"),
+        ("Fees & billing", "fees-&-billing"),
+        ("OAuth", "oauth"),
+        # What its renderer does beyond the prose.
         ("Message flow", "message-flow"),
         ("The `id` field", "the-id-field"),
-        ("Session builders + handlers", "session-builders--handlers"),
-        ("What's new?", "whats-new"),
+        ("What's next?", "what\u2019s-next"),
+        ("Step 1. Install", "step-1-install"),
+        ("Step 1: Install", "step-1-install"),
+        ("3. Agent Reports Output", "3-agent-reports-output"),
+        ("`session/prompt` (v2)", "session/prompt-v2"),
+        ("The _meta Field", "the-_meta-field"),
+        ("Caf\u00e9 na\u00efve", "caf\u00e9-na\u00efve"),
+        ("A : B", "a--b"),
+        ("Emoji \U0001f680 rocket", "emoji--rocket"),
     ],
 )
-def test_heading_anchors_are_mintlify_slugs(heading: str, anchor: str) -> None:
-    assert links.slug(heading) == anchor
+def test_heading_anchors_are_mintlify_ids(heading: str, anchor: str) -> None:
+    assert anchors.heading_id(heading) == anchor
+
+
+def test_repeated_headings_are_numbered_across_the_whole_page_tabs_included() -> None:
+    ids = anchors.heading_ids([(2, "Overview", None), (3, "Overview", None), (4, "Overview", None)])
+    assert ids == ["overview", "overview-2", "overview-3"]
+    assert anchors.heading_ids([(5, "Deep", None), (5, "Deep", "deep-one")]) == ["deep-one"]
 
 
 def test_blocks_made_to_be_slow_are_read_in_one_pass(tree: Path) -> None:

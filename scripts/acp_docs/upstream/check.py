@@ -12,23 +12,21 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from acp_docs.core import memo, protocols, runner
+from acp_docs.core import runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
-from acp_docs.schema.merge import default_base
-from acp_docs.sources.textfile import load_json
 from acp_docs.upstream import (
     links,
     messages,
     nav,
-    nodejobs,
     prettier,
+    recognise,
     scan,
     spelling,
     template,
     tree,
+    treeschemas,
 )
-from acp_docs.validation.schemaset import SchemaSet
 
 NAMES = (
     "upstream-files",
@@ -41,29 +39,6 @@ NAMES = (
     "upstream-prettier",
 )
 """The upstream checks, in the order the summary lists them."""
-
-
-def published_schemas() -> messages.Schemas:
-    """The pinned SDK schemas of every version and channel, kept while their bytes stay."""
-    paths = [
-        default_base(nodejobs.PROJECT, version, channel)
-        for channel in protocols.CHANNELS
-        for version in protocols.VERSIONS.values()
-    ]
-    return memo.remembered("published schemas", memo.digest_of(paths), _published_schemas)
-
-
-def _published_schemas() -> messages.Schemas:
-    sets = {}
-    for channel in protocols.CHANNELS:
-        schemas = {}
-        for version in protocols.VERSIONS.values():
-            path = default_base(nodejobs.PROJECT, version, channel)
-            schemas[version.name] = load_json(
-                path, f"{protocols.SDK_PACKAGE}/{version.base_files[channel]}"
-            )
-        sets[channel] = SchemaSet(schemas)
-    return messages.Schemas(sets["stable"], sets["unstable"])
 
 
 def _timed(name: str, make: Callable[[], list[Finding]]) -> CheckResult:
@@ -89,6 +64,18 @@ def run(
     start = time.perf_counter()
     read = tree.load(root)
     pages = list(read.pages.values())
+    navigation = nav.read(read)
+    what = recognise.recognise(read, navigation)
+    if not what.acp:
+        asked = [name for name in names if name in recognise.ACP_ONLY]
+        if only is None and asked and len(asked) == len(names):
+            raise UsageError(
+                f"{root}: {', '.join(asked)} only check ACP's tree, and this is {what.why}"
+            )
+        names = tuple(name for name in names if name not in recognise.ACP_ONLY)
+        read.problems.append(
+            Finding(tree.NAV_FILE, 1, 1, "upstream-files", what.why, "upstream/not-acp", "note")
+        )
     loaded = time.perf_counter() - start
     scans = {"upstream-mdx", "upstream-examples", "upstream-links", "upstream-template"}
     scanned: dict[str, scan.Scanned] | str = {}
@@ -97,7 +84,6 @@ def run(
             scanned = scan.scan(pages)
         except runner.ToolFailure as exc:
             scanned = str(exc)
-    navigation = nav.read(read)
 
     Make = Callable[[], list[Finding]]
 
@@ -112,7 +98,7 @@ def run(
     checks: dict[str, Make] = {
         "upstream-mdx": needs_scan(_mdx),
         "upstream-examples": needs_scan(lambda s: _examples(read, navigation, s)),
-        "upstream-nav": lambda: nav.check(read, navigation),
+        "upstream-nav": lambda: nav.check(read, navigation, rfds=what.acp),
         "upstream-links": needs_scan(lambda s: links.check(read, navigation, s)),
         "upstream-template": needs_scan(lambda s: template.check(read, navigation, s)),
         "upstream-typos": lambda: spelling.check(read, only),
@@ -136,9 +122,10 @@ def _mdx(scanned: dict[str, scan.Scanned]) -> list[Finding]:
 def _examples(
     read: tree.Tree, navigation: nav.Nav, scanned: dict[str, scan.Scanned]
 ) -> list[Finding]:
-    schemas = published_schemas()
+    chosen = treeschemas.choose(read.root)
+    schemas = chosen.schemas
     proposals = navigation.proposals()
-    found = []
+    found = [*chosen.problems, *chosen.notes()]
     for route, page in sorted(read.pages.items()):
         page_scan = scanned[page.path]
         checker = messages.PageChecker(page.path, route, route in proposals, schemas)

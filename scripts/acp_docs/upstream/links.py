@@ -4,9 +4,10 @@ A link to `/protocol/v1/overview` is the page `docs/protocol/v1/overview.mdx`;
 a relative link is resolved from the page's route; an `.mdx` or `.md` suffix
 and a trailing slash are dropped. A file under `docs/` (an image) or a redirect
 source is a target too. An anchor must be a heading's slug of the target page
-(Mintlify's: lower case, punctuation dropped, spaces as hyphens) or an
-element's `id`. Links with a scheme (`https:`, `mailto:`) are not followed:
-the check makes no network request.
+(Mintlify's: `acp_docs.upstream.anchors`), a component's or an element's `id`.
+A redirect source may hold `:name` (one segment) or `:name*` (any rest).
+Links with a scheme (`https:`, `mailto:`) are not followed: the check makes no
+network request.
 """
 
 from __future__ import annotations
@@ -16,31 +17,13 @@ import re
 from urllib.parse import unquote
 
 from acp_docs.core.findings import Finding
+from acp_docs.upstream.anchors import page_anchors
 from acp_docs.upstream.nav import Nav
 from acp_docs.upstream.scan import Scanned
 from acp_docs.upstream.tree import Tree
 
 CHECK = "upstream-links"
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_DROPPED = re.compile(r"[^\w\- ]", re.UNICODE)
-
-
-def slug(text: str) -> str:
-    """A heading's anchor as Mintlify makes it."""
-    return _DROPPED.sub("", text.strip().lower()).replace(" ", "-")
-
-
-def anchors(scanned: Scanned) -> set[str]:
-    """Every anchor of a page: heading slugs (with `-1`, `-2` for repeats) and `id`s."""
-    out: set[str] = set(scanned.ids)
-    counts: dict[str, int] = {}
-    for _line, _depth, text in scanned.headings:
-        base = slug(text)
-        seen = counts.get(base, 0)
-        out.add(base if seen == 0 else f"{base}-{seen}")
-        out.add(base)
-        counts[base] = seen + 1
-    return out
 
 
 def _target(route: str, href: str) -> str:
@@ -52,6 +35,8 @@ def _target(route: str, href: str) -> str:
     for suffix in (".mdx", ".md"):
         if target.endswith(suffix):
             target = target[: -len(suffix)]
+    if target == "index" or target.endswith("/index"):
+        target = target[: -len("index")].rstrip("/")  # `x/index` is served as `x`
     return target
 
 
@@ -63,7 +48,7 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
     """A finding for each link to a route, file or anchor the tree does not have."""
     found = []
     by_path = {page.path: route for route, page in tree.pages.items()}
-    page_anchors = {by_path[path]: anchors(s) for path, s in scanned.items() if s.error is None}
+    anchors = {by_path[path]: page_anchors(s) for path, s in scanned.items() if s.error is None}
     for path, page_scan in sorted(scanned.items()):
         route = by_path[path]
         for line, col, href in page_scan.links:
@@ -76,13 +61,19 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
                 if (
                     unquote(where).lstrip("/") in tree.files
                     or target in tree.files
-                    or target in nav.redirects
+                    or nav.redirected(target)
                 ):
                     continue
                 said = f"no page {target!r} (docs/{target}.mdx) and no file of that name"
                 found.append(_found(path, line, col, f"link {href!r}: {said}", "broken-link"))
                 continue
-            if anchor and target in page_anchors and unquote(anchor) not in page_anchors[target]:
+            known = anchors.get(target)
+            if (
+                anchor
+                and known is not None
+                and anchor not in known
+                and unquote(anchor) not in known
+            ):
                 shown = "this page" if target == route else repr(target)
                 said = f"{shown} has no heading or element with the anchor #{anchor}"
                 found.append(_found(path, line, col, f"link {href!r}: {said}", "broken-anchor"))

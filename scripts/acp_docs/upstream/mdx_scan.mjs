@@ -32,6 +32,15 @@ function text(node) {
   return (node.children ?? []).map(text).join("");
 }
 
+// A heading's text in parts, [isCode, value]: Mintlify's typography (curly
+// quotes, dashes) applies to prose, not to inline code, before it makes an id.
+function parts(node, out = []) {
+  if (node.type === "text") out.push([false, node.value]);
+  else if (node.type === "inlineCode") out.push([true, node.value]);
+  else for (const child of node.children ?? []) parts(child, out);
+  return out;
+}
+
 function attribute(node, name) {
   const found = (node.attributes ?? []).find(
     (a) => a.type === "mdxJsxAttribute" && a.name === name,
@@ -48,11 +57,62 @@ function blankFrontMatter(text) {
     : text;
 }
 
-function scan(tree) {
+// Mintlify takes a custom heading id, `## Title {#custom-id}`, before MDX reads
+// the page (MDX would read `{#custom-id}` as a broken expression). Blank it,
+// keeping every column, and remember the id by line. A line is read by slicing,
+// not by a pattern that could backtrack.
+function customIds(text) {
+  const ids = new Map();
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i];
+    const trimmed = line.trimEnd();
+    if (!/^ {0,3}#{1,6}[ \t]/.test(line) || !trimmed.endsWith("}")) continue;
+    const open = trimmed.lastIndexOf("{#");
+    if (open < 0) continue;
+    const id = trimmed.slice(open + 2, -1);
+    if (!/^[^\s{}]+$/.test(id)) continue;
+    ids.set(i + 1, id);
+    lines[i] = line.slice(0, open) + " ".repeat(line.length - open);
+  }
+  return { text: lines.join("\n"), ids };
+}
+
+// The `href` string literals of JSX elements inside an attribute's expression:
+// `post={[<a href="/rfds/x">…</a>]}`, which Mintlify renders as links too.
+function expressionLinks(attribute, links) {
+  const estree = attribute.value?.data?.estree;
+  if (!estree) return;
+  const visit = (node) => {
+    if (!node || typeof node.type !== "string") return;
+    if (
+      node.type === "JSXAttribute" &&
+      node.name?.name === "href" &&
+      node.value?.type === "Literal" &&
+      typeof node.value.value === "string"
+    ) {
+      const at = node.value.loc?.start ?? { line: 1, column: 0 };
+      links.push({ line: at.line, col: at.column + 1, url: node.value.value });
+    }
+    for (const key of Object.keys(node)) {
+      if (key === "loc" || key === "range" || key === "parent") continue;
+      const value = node[key];
+      if (Array.isArray(value)) value.forEach(visit);
+      else if (value && typeof value === "object") visit(value);
+    }
+  };
+  visit(estree);
+}
+
+const RESOURCES = new Set(["use", "image", "feImage"]);
+const COMPONENTS = new Set(["Tab", "Accordion"]);
+
+function scan(tree, custom) {
   const blocks = [];
   const headings = [];
   const links = [];
   const ids = [];
+  const components = [];
   const stray = [];
   let declared = null;
   const walk = (node, groups) => {
@@ -80,23 +140,38 @@ function scan(tree) {
       });
       declared = null;
     } else if (node.type === "heading") {
-      headings.push({ line: at.line, depth: node.depth, text: text(node) });
-    } else if (node.type === "link" || node.type === "definition") {
+      headings.push({
+        line: at.line,
+        depth: node.depth,
+        text: text(node),
+        parts: parts(node),
+        id: custom.get(at.line) ?? null,
+      });
+    } else if (
+      node.type === "link" ||
+      (node.type === "definition" && !String(node.label ?? "").startsWith("^"))
+    ) {
+      // `[^note]: ...` is a footnote (Mintlify reads GitHub's Markdown), not a link.
       links.push({ line: at.line, col: at.column, url: node.url });
     } else if (
       node.type === "mdxJsxFlowElement" ||
       node.type === "mdxJsxTextElement"
     ) {
-      const href = attribute(node, "href");
+      // An SVG `<use href>` or `<image href>` names a drawing's resource, not a page.
+      const href = RESOURCES.has(node.name) ? null : attribute(node, "href");
       if (href !== null)
         links.push({ line: at.line, col: at.column, url: href });
+      for (const each of node.attributes ?? []) expressionLinks(each, links);
       const id = attribute(node, "id");
       if (id !== null) ids.push(id);
-      // Mintlify anchors a field of an API description by its name.
+      // Components Mintlify anchors by a title or a name when they have no id.
+      const title = attribute(node, "title");
+      if (id === null && title !== null && COMPONENTS.has(node.name))
+        components.push([node.name, title]);
       if (/Field$/.test(node.name ?? "")) {
         for (const name of ["name", "path", "query", "body", "header"]) {
           const value = attribute(node, name);
-          if (value !== null) ids.push(value);
+          if (value !== null) components.push(["Field", value]);
         }
       }
     }
@@ -108,16 +183,14 @@ function scan(tree) {
   };
   walk(tree, []);
   if (declared !== null) stray.push(declared.line);
-  return { blocks, headings, links, ids, stray };
+  return { blocks, headings, links, ids, components, stray };
 }
 
 for (const file of request.files) {
   let answer;
   try {
-    answer = {
-      path: file.path,
-      ...scan(processor.parse(blankFrontMatter(file.text))),
-    };
+    const { text, ids } = customIds(blankFrontMatter(file.text));
+    answer = { path: file.path, ...scan(processor.parse(text), ids) };
   } catch (error) {
     const place = error.place?.start ?? error.place ?? {};
     const reason = String(error.reason ?? error.message ?? error);

@@ -215,8 +215,26 @@ class PageChecker:
             if not unstable
             else f"[{outcome.protocol} {outcome.definition}, unstable]"
         )
+        # A member no schema names, in an object the payload already fails on, is part of
+        # that failure (`id` for a required `planId`): one finding, not two.
+        # The object a problem is about is the value at its pointer, or, for a member's
+        # wrong value (`/content/0/type`), the object holding that member.
+        failing: dict[str, str] = {}
+        for problem in outcome.problems:
+            failing.setdefault(problem.pointer, problem.pointer)
+            failing.setdefault(problem.pointer.rsplit("/", 1)[0], problem.pointer)
+        beside: dict[str, list[str]] = {}
         for unknown in outcome.unknown:
-            self._add(at(unknown.pointer), "unknown-property", f"{label} {unknown}", "warning")
+            parent, name = unknown.pointer.rsplit("/", 1)
+            if parent in failing:
+                beside.setdefault(failing[parent], []).append(name)
+            else:
+                self._add(at(unknown.pointer), "unknown-property", f"{label} {unknown}", "warning")
         level = "warning" if self.proposal else "error"
         for problem in outcome.problems:
-            self._add(at(problem.pointer), "invalid-payload", f"{label} {problem}", level)
+            extra = beside.pop(problem.pointer, [])
+            said = f"{label} {problem}"
+            if extra:
+                names = ", ".join(repr(name) for name in extra)
+                said += f"; the object has {names}, which no schema names here"
+            self._add(at(problem.pointer), "invalid-payload", said, level)

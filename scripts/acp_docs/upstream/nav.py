@@ -35,6 +35,14 @@ class Nav:
     roots: set[str] = field(default_factory=set)
     """The pages groups open on (`"root"`): landing pages of a group, not RFDs of their own."""
 
+    def redirected(self, route: str) -> bool:
+        """True when a redirect's source matches `route`: exactly, or with `:name` standing
+        for one segment and `:name*` for any number of them."""
+        if route in self.redirects:
+            return True
+        parts = route.split("/") if route else []
+        return any(_matches(source.split("/"), parts) for source in self.redirects)
+
     def is_rfd(self, route: str) -> bool:
         """True for an RFD page: under `rfds/`, not an index, about, updates or group root page."""
         parts = route.split("/")
@@ -68,9 +76,17 @@ Entry = tuple[str, tuple[str, ...], tuple[str, ...], bool]
 """A page of the navigation: its route, tabs, groups, and whether it is a group's root."""
 
 
+def route(entry: str) -> str:
+    """The route a navigation entry names: `x/index` is served as `x`, `index` as the root."""
+    path = entry.strip("/")
+    if path == "index":
+        return ""
+    return path[: -len("/index")] if path.endswith("/index") else path
+
+
 def _walk(node: Any, tabs: tuple[str, ...], groups: tuple[str, ...]) -> Iterator[Entry]:
     if isinstance(node, str):
-        yield node.strip("/"), tabs, groups, False
+        yield route(node), tabs, groups, False
     elif isinstance(node, list):
         for item in node:
             yield from _walk(item, tabs, groups)
@@ -80,7 +96,7 @@ def _walk(node: Any, tabs: tuple[str, ...], groups: tuple[str, ...]) -> Iterator
         if isinstance(node.get("group"), str):
             groups = (*groups, node["group"])
             if isinstance(node.get("root"), str):  # the page the group opens on
-                yield node["root"].strip("/"), tabs, groups, True
+                yield route(node["root"]), tabs, groups, True
         for key in (
             "pages",
             "groups",
@@ -110,6 +126,18 @@ def read(tree: Tree) -> Nav:
     return nav
 
 
+def _matches(pattern: list[str], parts: list[str]) -> bool:
+    """Whether route `parts` match a redirect source's segments, in linear time."""
+    for index, segment in enumerate(pattern):
+        if segment.startswith(":") and segment.endswith("*"):
+            return index == len(pattern) - 1 and len(parts) >= index  # the rest, if any
+        if index >= len(parts):
+            return False
+        if not segment.startswith(":") and segment != parts[index]:
+            return False
+    return len(parts) == len(pattern)
+
+
 _STRING = re.compile(blocks.STRING, re.S)
 
 
@@ -131,8 +159,9 @@ def _found(path: str, place: tuple[int, int] | None, message: str, rule: str) ->
     return Finding(path, line, col, CHECK, message, f"upstream/{rule}")
 
 
-def check(tree: Tree, nav: Nav) -> list[Finding]:
-    """Pages listed but missing, and RFDs in no status group or in more than one."""
+def check(tree: Tree, nav: Nav, rfds: bool = True) -> list[Finding]:
+    """Pages listed but missing, and (with `rfds`, on ACP's tree) RFDs in no status group or
+    in more than one."""
     found = []
     if tree.nav is None:
         return found
@@ -145,7 +174,7 @@ def check(tree: Tree, nav: Nav) -> list[Finding]:
         if route not in tree.pages:
             message = f"the navigation lists {route!r}, which no page is (docs/{route}.mdx)"
             found.append(_found(NAV_FILE, places.get(route), message, "nav-missing-page"))
-    for route, page in sorted(tree.pages.items()):
+    for route, page in sorted(tree.pages.items()) if rfds else ():
         if not nav.is_rfd(route):
             continue
         statuses = nav.status(route)

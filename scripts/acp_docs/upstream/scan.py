@@ -47,6 +47,13 @@ class Scanned:
     blocks: tuple[Block, ...] = ()
     headings: tuple[tuple[int, int, str], ...] = ()
     """(line, depth, text) of each heading."""
+    custom_ids: tuple[tuple[int, str], ...] = ()
+    """(line, id) of each heading that sets its own id (`## Title {#custom-id}`)."""
+    heading_parts: tuple[tuple[tuple[bool, str], ...], ...] = ()
+    """Each heading's text in parts, (is inline code, text), in the order of `headings`."""
+    components: tuple[tuple[str, str], ...] = ()
+    """(component, title or name) of each `<Tab>`, `<Accordion>` without an `id`, and each
+    field name of a `...Field`: Mintlify anchors them too."""
     links: tuple[tuple[int, int, str], ...] = ()
     """(line, column, URL) of each Markdown link and JSX `href`."""
     ids: tuple[str, ...] = ()
@@ -75,9 +82,17 @@ def _from(answer: dict[str, Any]) -> Scanned:
             for b in answer["blocks"]
         ),
         tuple((int(h["line"]), int(h["depth"]), str(h["text"])) for h in answer["headings"]),
-        tuple((int(k["line"]), int(k["col"]), str(k["url"])) for k in answer["links"]),
-        tuple(str(i) for i in answer["ids"]),
-        tuple(int(line) for line in answer["stray"]),
+        custom_ids=tuple(
+            (int(h["line"]), str(h["id"])) for h in answer["headings"] if h.get("id") is not None
+        ),
+        heading_parts=tuple(
+            tuple((bool(code), str(value)) for code, value in h.get("parts", []))
+            for h in answer["headings"]
+        ),
+        components=tuple((str(kind), str(value)) for kind, value in answer.get("components", [])),
+        links=tuple((int(k["line"]), int(k["col"]), str(k["url"])) for k in answer["links"]),
+        ids=tuple(str(i) for i in answer["ids"]),
+        stray=tuple(int(line) for line in answer["stray"]),
     )
 
 

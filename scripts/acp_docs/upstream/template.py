@@ -5,6 +5,8 @@ the template; a section whose guidance says OPTIONAL may be left out while the
 RFD is a Draft. The template asks authors to keep its `>` prompt lines, so a
 section without one is reported. Upstream merges RFDs that bend these rules,
 so they are warnings; a title left as the template's placeholder is an error.
+A Completed RFD (or one to be removed) is a record, not a draft: it is not held
+to a template that may have changed since it was written.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ def load(tree: Tree) -> Template | None:
         return None
 
 
+SETTLED = ("Completed", "To be removed", "Removed")
+"""The status groups whose RFDs the template no longer applies to."""
+
+
 def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
     """Every RFD page held to the tree's template."""
     template = load(tree)
@@ -78,8 +84,10 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
     found = []
     for route, page in sorted(tree.pages.items()):
         if nav.is_rfd(route) and scanned.get(page.path, Scanned()).error is None:
-            draft = nav.status(route)[:1] == ["Draft"]
-            found += _page(page.path, page.text, template, draft)
+            status = nav.status(route)[:1]
+            if status and status[0] in SETTLED:
+                continue  # the template is for RFDs still being written
+            found += _page(page.path, page.text, template, status == ["Draft"])
     return found
 
 

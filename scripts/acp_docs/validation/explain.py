@@ -56,8 +56,8 @@ def _rewrite_union(
     last = branches[-1]
     if key == "anyOf" and isinstance(last, dict) and last.get("title") in fallbacks:
         other, branches = last, branches[:-1]
-    if len(branches) < 2:
-        return None
+    if len(branches) < (1 if other is not None else 2):
+        return None  # one tagged branch beside a fallback is a union to dispatch too
     tags = [_tag(b, fallbacks) for b in branches]
     if any(t is None for t in tags):
         return None

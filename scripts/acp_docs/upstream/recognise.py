@@ -1,0 +1,51 @@
+"""Whether a Mintlify tree is ACP's: only then are its examples judged by ACP's schemas.
+
+A tree is ACP's when it keeps ACP's schemas (`schema/v1/schema.json` or
+`schema/v2/schema.json`), when `docs/docs.json` names the Agent Client
+Protocol, or when its navigation has the RFDs tab with status groups. Any
+other Mintlify tree (MCP's, a product's) gets the checks that hold for every
+Mintlify tree: its files, MDX, navigation, links, spelling and formatting,
+and a note that says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from acp_docs.core import protocols
+from acp_docs.upstream.nav import RFDS_TAB, Nav
+from acp_docs.upstream.tree import Tree
+
+ACP_NAME = "agent client protocol"
+ACP_ONLY = ("upstream-examples", "upstream-template")
+"""The checks that hold only for ACP's tree: ACP's schemas, ACP's RFD template."""
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """What the tree is, and why the check thinks so."""
+
+    acp: bool
+    why: str
+
+
+def recognise(tree: Tree, nav: Nav) -> Recognised:
+    """Whether `tree` is ACP's, with the reason."""
+    for version in protocols.VERSIONS.values():
+        rel = version.base_files["stable"]
+        path = tree.root / rel
+        if path.is_file() and not path.is_symlink():
+            return Recognised(True, f"it keeps ACP's {rel}")
+    name = tree.nav.get("name") if isinstance(tree.nav, dict) else None
+    if isinstance(name, str) and ACP_NAME in name.casefold():
+        return Recognised(True, f"docs/docs.json names {name!r}")
+    for _route, tabs, groups in nav.listed:
+        if RFDS_TAB in tabs and groups:
+            return Recognised(True, f"its navigation has the {RFDS_TAB} tab with status groups")
+    named = f"docs/docs.json names {name!r}" if isinstance(name, str) else "docs/docs.json"
+    return Recognised(
+        False,
+        f"a Mintlify tree, but not ACP's ({named}; no schema/v1 or schema/v2; no {RFDS_TAB} tab"
+        " with status groups): only the checks that hold for any Mintlify tree ran (files,"
+        " MDX, navigation, links, spelling, formatting); no example was judged by ACP's schemas",
+    )
