@@ -175,7 +175,7 @@ Agents answer teh client.
 *  A list item Prettier would write with a dash.
 
 <ParamField path="status" type="string">
-  The [status](#status).
+  The [status](#param-status).
 </ParamField>
 """
 

@@ -4,6 +4,13 @@ Only the tree's `typos.toml` is read (`--isolated` leaves out any other
 configuration typos would look for), and typos reads only the pages the walk
 found to be regular files, named to it on standard input. A config file that is
 a link, or past the size limit, is a finding and is not used.
+
+typos takes time that grows with the square of a line's length (a minute and
+a half for a line of 400,000 characters), so one file must not cost the tree
+its spelling: a file with a line longer than `LONG_LINE` is read alone, within
+`PER_FILE` seconds, and the others together; if they together run past
+`TIMEOUT`, each is read alone. A file typos does not finish in time is an
+error at that file that says so, and every other file keeps its findings.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import json
 import re
 import sys
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from acp_docs.core import runner
@@ -22,7 +30,12 @@ from acp_docs.upstream.tree import NAV_FILE, Tree
 CHECK = "upstream-typos"
 CONFIG = "typos.toml"
 FIX = "run `make setup` in the acp-docs checkout (it installs typos from PyPI)"
-TIMEOUT = 120.0
+TIMEOUT = 60.0
+"""Seconds for every ordinary file together."""
+PER_FILE = 15.0
+"""Seconds for one file read alone."""
+LONG_LINE = 5_000
+"""Characters of a line past which a file is read alone."""
 
 
 def _executable() -> str:
@@ -57,16 +70,70 @@ def check(tree: Tree, only: frozenset[str] | None = None) -> list[Finding]:
         texts[NAV_FILE] = tree.nav_text
     if only is not None:
         texts = {path: text for path, text in texts.items() if path in only}
+    paths = sorted(path for path in texts if "\n" not in path)
+    alone = [path for path in paths if _longest_line(texts[path]) > LONG_LINE]
+    together = [path for path in paths if path not in alone]
+    outputs: list[str] = []
+    if together:
+        try:
+            outputs.append(_typos(tree, options, together, TIMEOUT))
+        except runner.ToolFailure as exc:
+            if "did not finish" not in exc.reason:
+                raise
+            alone += together
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = pool.map(lambda path: _alone(tree, options, path, texts[path]), alone)
+        for path, result in zip(alone, results, strict=True):
+            if isinstance(result, str):
+                outputs.append(result)
+            else:
+                line = _longest_line_number(texts[path])
+                found.append(Finding(path, line, 1, CHECK, result.reason, "upstream/typos-timeout"))
+    for output in outputs:
+        found += _findings(output, texts)
+    return found
+
+
+def _longest_line(text: str) -> int:
+    return max((len(line) for line in text.split("\n")), default=0)
+
+
+def _longest_line_number(text: str) -> int:
+    lengths = [len(line) for line in text.split("\n")]
+    return lengths.index(max(lengths)) + 1
+
+
+def _typos(tree: Tree, options: list[str], paths: list[str], timeout: float) -> str:
     done = runner.run(
         "typos",
         [_executable(), *options],
         cwd=tree.root,
         fix=FIX,
-        timeout=TIMEOUT,
-        stdin="".join(f"{path}\n" for path in sorted(texts) if "\n" not in path),
+        timeout=timeout,
+        stdin="".join(f"{path}\n" for path in paths),
         ok=(0, 2),
     )
-    for line in done.stdout.splitlines():
+    return done.stdout
+
+
+def _alone(tree: Tree, options: list[str], path: str, text: str) -> str | runner.ToolFailure:
+    """typos on one file within `PER_FILE` seconds; the failure when it runs past them."""
+    try:
+        return _typos(tree, options, [path], PER_FILE)
+    except runner.ToolFailure as exc:
+        if "did not finish" not in exc.reason:
+            raise
+        reason = (
+            f"typos did not finish this file within {PER_FILE:g} s (its longest line has"
+            f" {_longest_line(text)} characters) and was stopped: the file is not"
+            " spell-checked; every other file is"
+        )
+        return runner.ToolFailure("typos", reason, FIX)
+
+
+def _findings(output: str, texts: dict[str, str]) -> list[Finding]:
+    found = []
+    for line in output.splitlines():
         try:
             item = json.loads(line)
         except ValueError:

@@ -1,0 +1,245 @@
+"""`--upstream` verdicts a maintainer can gate CI on, each rule on a tree written here.
+
+The trees are the tests' own (the sample of `upstream_tree`, or smaller ones
+made on the spot), never upstream's text.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from acp_docs.core import protocols
+from acp_docs.schema.merge import default_base
+from acp_docs.upstream import spelling
+from acp_docs.upstream import tree as upstream_tree_reader
+
+from conftest import ROOT, acp, no_traceback
+
+
+@pytest.fixture
+def tree(upstream_sample: Path) -> Path:
+    """The sample upstream tree; answers cached with the worker's other upstream tests."""
+    return upstream_sample
+
+
+def _run(root: Path, *args: str) -> tuple[int, list[dict], str]:
+    result = acp(["check", "--format", "json", "--upstream", str(root), *args])
+    no_traceback(result)
+    findings = json.loads(result.stdout)["findings"] if result.stdout.strip() else []
+    return result.returncode, findings, result.stderr
+
+
+def _page(root: Path, rel: str, body: str, title: str = "Page") -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'---\ntitle: "{title}"\n---\n\n{body}', encoding="utf-8")
+    return path
+
+
+def _line(path: Path, needle: str) -> int:
+    text = path.read_text(encoding="utf-8")
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def _list_in_nav(root: Path, *routes: str, redirects: list[dict] | None = None) -> None:
+    nav_path = root / "docs" / "docs.json"
+    nav = json.loads(nav_path.read_text())
+    nav["navigation"]["tabs"][0]["groups"][0]["pages"] += list(routes)
+    if redirects is not None:
+        nav["redirects"] = redirects
+    nav_path.write_text(json.dumps(nav, indent=2) + "\n")
+
+
+def _tree_schema(root: Path, version: str, change) -> Path:
+    """The pinned SDK's stable schema of `version`, changed, as the tree's own."""
+    base = default_base(ROOT, protocols.get(version), "stable")
+    schema = json.loads(base.read_text())
+    change(schema)
+    target = root / "schema" / version / "schema.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(schema))
+    return target
+
+
+CANCEL = '{"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "s"}}'
+
+
+def _require_reason(schema: dict) -> None:
+    definition = schema["$defs"]["CancelNotification"]
+    definition["required"] = [*definition.get("required", []), "reason"]
+
+
+def test_examples_are_judged_by_the_trees_own_schemas_and_the_note_says_so(tree: Path) -> None:
+    page = _page(tree, "docs/protocol/v1/cancel.mdx", f"```json\n{CANCEL}\n```\n")
+    _list_in_nav(tree, "protocol/v1/cancel")
+    _status, found, _ = _run(tree, "--only", "upstream-examples")
+    mine = [f for f in found if f["path"] == "docs/protocol/v1/cancel.mdx"]
+    assert mine == []
+    sdk_note = [f["message"] for f in found if f["rule"] == "upstream/schemas"]
+    assert any(
+        m.startswith(f"examples of v1 are judged against {protocols.SDK_PACKAGE}") for m in sdk_note
+    )
+    _tree_schema(tree, "v1", _require_reason)
+    status, found, _ = _run(tree, "--only", "upstream-examples")
+    mine = [
+        (f["line"], f["level"], f["message"])
+        for f in found
+        if f["path"] == str(page.relative_to(tree))
+    ]
+    assert status == 1
+    assert mine == [
+        (
+            _line(page, "{"),
+            "error",
+            "[v1 CancelNotification] /params: 'reason' is a required property",
+        )
+    ]
+    notes = {f["path"]: f["message"] for f in found if f["rule"] == "upstream/schemas"}
+    assert notes["schema/v1/schema.json"].startswith(
+        "examples of v1 are judged against schema/v1/schema.json and "
+    )
+
+
+def test_a_tree_schema_that_reaches_outside_is_refused_and_the_sdks_stands_in(tree: Path) -> None:
+    def remote(schema: dict) -> None:
+        schema["$defs"]["CancelNotification"] = {"$ref": "https://example.invalid/cancel.json"}
+
+    _tree_schema(tree, "v1", remote)
+    _status, found, _ = _run(tree, "--only", "upstream-examples")
+    refused = [f for f in found if f["rule"] == "upstream/schema"]
+    assert [f["path"] for f in refused] == ["schema/v1/schema.json"]
+    assert "leaves the document" in refused[0]["message"]
+
+
+def test_a_tree_schema_behind_a_linked_folder_is_never_read(tree: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    _tree_schema(outside, "v1", _require_reason)
+    (tree / "schema").symlink_to(outside / "schema")
+    _page(tree, "docs/protocol/v1/cancel.mdx", f"```json\n{CANCEL}\n```\n")
+    _list_in_nav(tree, "protocol/v1/cancel")
+    _status, found, _ = _run(tree, "--only", "upstream-examples")
+    assert [f for f in found if f["path"] == "docs/protocol/v1/cancel.mdx"] == []
+    assert not any(f["path"].startswith("schema/") for f in found)
+
+
+def test_links_inside_jsx_attribute_expressions_are_checked(tree: Path) -> None:
+    page = _page(
+        tree,
+        "docs/protocol/v1/cards.mdx",
+        '<Card title="Posts" post={[<a href="/protocol/v1/overview">fine</a>,\n'
+        '  <a href="/protocol/v1/gone-too">gone</a>]} />\n',
+    )
+    _list_in_nav(tree, "protocol/v1/cards")
+    _status, found, _ = _run(tree, "--only", "upstream-links")
+    mine = [(f["line"], f["rule"]) for f in found if f["path"] == "docs/protocol/v1/cards.mdx"]
+    assert mine == [(_line(page, "gone-too"), "upstream/broken-link")]
+
+
+def test_index_routes_and_wildcard_redirects_resolve(tree: Path) -> None:
+    _page(tree, "docs/guide/index.mdx", "## Start here\n\nText.\n", "Guide")
+    page = _page(
+        tree,
+        "docs/protocol/v1/links.mdx",
+        "[a](/guide/index#start-here), [b](/guide#start-here), [c](/old/a/b),\n"
+        "[d](/old/one), [e](/guide/index#nowhere), [f](/older/a)\n",
+    )
+    _list_in_nav(
+        tree,
+        "guide/index",
+        "protocol/v1/links",
+        redirects=[{"source": "/old/:slug*", "destination": "/guide"}],
+    )
+    _status, found, _ = _run(tree, "--only", "upstream-links", "upstream-nav")
+    mine = sorted(
+        (f["rule"], f["message"].split(":")[0])
+        for f in found
+        if f["path"] == "docs/protocol/v1/links.mdx"
+        or (f["path"] == "docs/docs.json" and "guide" in f["message"])
+    )
+    assert mine == [
+        ("upstream/broken-anchor", "link '/guide/index#nowhere'"),
+        ("upstream/broken-link", "link '/older/a'"),
+    ], found
+    assert _line(page, "nowhere") == 6
+
+
+def test_repeated_headings_count_across_tabs_and_custom_ids_are_anchors(tree: Path) -> None:
+    _page(
+        tree,
+        "docs/protocol/v1/tabs.mdx",
+        '## Overview\n\n<Tabs>\n<Tab title="Read/write">\n\n## Overview\n\n</Tab>\n'
+        '<Tab title="Other">\n\n## Overview\n\n</Tab>\n</Tabs>\n\n'
+        "## Fees & billing\n\n## Pinned {#my-anchor}\n\n"
+        "[1](#overview-2) [2](#overview-3) [3](#fees-&-billing) [4](#my-anchor)"
+        " [5](#read%2Fwrite) [6](#overview-1) [7](#pinned)\n",
+    )
+    _list_in_nav(tree, "protocol/v1/tabs")
+    _status, found, _ = _run(tree, "--only", "upstream-links", "upstream-mdx")
+    mine = [f["message"].split(":")[0] for f in found if f["path"] == "docs/protocol/v1/tabs.mdx"]
+    assert mine == ["link '#overview-1'", "link '#pinned'"]
+
+
+def test_svg_resources_and_footnotes_are_not_links(tree: Path) -> None:
+    _page(
+        tree,
+        "docs/protocol/v1/drawing.mdx",
+        '<svg viewBox="0 0 1 1"><use href="assets/icons.svg#icon" /></svg>\n\n'
+        "A claim.[^note]\n\n[^note]: [a source](https://example.org/x).\n",
+    )
+    _list_in_nav(tree, "protocol/v1/drawing")
+    _status, found, _ = _run(tree, "--only", "upstream-links")
+    assert [f for f in found if f["path"] == "docs/protocol/v1/drawing.mdx"] == []
+
+
+def test_a_misnamed_member_is_one_finding_not_two(tree: Path) -> None:
+    bad = '{"jsonrpc": "2.0", "method": "session/cancel", "params": {"sesionId": "s"}}'
+    page = _page(tree, "docs/protocol/v1/cancel.mdx", f"```json\n{bad}\n```\n")
+    _list_in_nav(tree, "protocol/v1/cancel")
+    _status, found, _ = _run(tree, "--only", "upstream-examples")
+    mine = [f for f in found if f["path"] == "docs/protocol/v1/cancel.mdx"]
+    assert [(f["line"], f["level"]) for f in mine] == [(_line(page, "{"), "error")]
+    assert "'sessionId' is a required property" in mine[0]["message"]
+    assert "'sesionId'" in mine[0]["message"]
+
+
+def _other_tree(root: Path) -> Path:
+    _page(
+        root,
+        "docs/index.mdx",
+        "## Intro\n\n[gone](/nowhere)\n\n```json\n"
+        '{"jsonrpc": "2.0", "method": "tools/call", "id": 1}\n```\n',
+        "Home",
+    )
+    nav = {"name": "Example Protocol", "navigation": {"pages": ["index"]}}
+    (root / "docs" / "docs.json").write_text(json.dumps(nav))
+    return root
+
+
+def test_a_mintlify_tree_that_is_not_acps_gets_only_the_generic_checks(tmp_path: Path) -> None:
+    root = _other_tree(tmp_path / "other")
+    status, found, said = _run(root, "--skip", "upstream-prettier", "upstream-typos")
+    assert status == 1
+    assert {f["rule"] for f in found} == {"upstream/broken-link", "upstream/not-acp"}
+    assert "is a Mintlify tree, but not ACP's (docs/docs.json names 'Example Protocol'" in said
+    assert "upstream-examples" not in said and "upstream-template" not in said
+    status, _found, said = _run(root, "--only", "upstream-examples")
+    assert status == 2 and "only check ACP's tree" in said
+
+
+def test_one_slow_file_costs_only_its_own_spelling(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow = tree / "docs" / "rfds" / "about.mdx"
+    slow.write_text(slow.read_text() + "\n" + "1+" * 400_000 + "1\n")
+    monkeypatch.setattr(spelling, "PER_FILE", 1.0)
+    read = upstream_tree_reader.load(tree)
+    found = spelling.check(read)
+    timed_out = [f for f in found if f.rule == "upstream/typos-timeout"]
+    assert [(f.path, f.line) for f in timed_out] == [("docs/rfds/about.mdx", 7)]
+    assert "did not finish this file within 1 s" in timed_out[0].message
+    assert any(
+        f.rule == "upstream/typo" and f.path == "docs/protocol/v1/overview.mdx" for f in found
+    )
