@@ -243,3 +243,92 @@ def test_one_slow_file_costs_only_its_own_spelling(
     assert any(
         f.rule == "upstream/typo" and f.path == "docs/protocol/v1/overview.mdx" for f in found
     )
+
+
+def _examples(root: Path, rel: str) -> list[tuple[int, str, str, str]]:
+    _status, found, _ = _run(root, "--only", "upstream-examples")
+    return [(f["line"], f["level"], f["rule"], f["message"]) for f in found if f["path"] == rel]
+
+
+def test_a_fragment_of_one_shape_is_checked_against_its_definition_and_noted(tree: Path) -> None:
+    page = _page(
+        tree,
+        "docs/protocol/v1/fragments.mdx",
+        '```json\n{"type": "text", "text": "Hello"}\n```\n\n'
+        '```json\n{"type": "image", "data": 5, "mimeType": "image/png"}\n```\n',
+    )
+    _list_in_nav(tree, "protocol/v1/fragments")
+    found = _examples(tree, "docs/protocol/v1/fragments.mdx")
+    first, second = _line(page, '"Hello"'), _line(page, '"data": 5')
+    assert (
+        first,
+        "note",
+        "upstream/inferred",
+        "[v1] inferred from its members: ContentBlock",
+    ) in found
+    assert (second, "error", "upstream/invalid-payload") in [f[:3] for f in found]
+    assert not any(f[2] == "upstream/not-a-message" for f in found)
+
+
+def test_members_of_a_larger_value_are_checked_each_against_its_definition(tree: Path) -> None:
+    page = _page(
+        tree,
+        "docs/protocol/v1/caps.mdx",
+        '```json\n{"clientCapabilities": {"fs": {"readTextFile": "yes"}}}\n```\n',
+    )
+    _list_in_nav(tree, "protocol/v1/caps")
+    found = _examples(tree, "docs/protocol/v1/caps.mdx")
+    line = _line(page, "clientCapabilities")
+    assert (
+        line,
+        "note",
+        "upstream/inferred",
+        "[v1] inferred as members of InitializeRequest: clientCapabilities as ClientCapabilities",
+    ) in found
+    assert [f[:3] for f in found if f[1] != "note"] == [(line, "error", "upstream/invalid-payload")]
+
+
+def test_a_response_without_its_request_is_paired_by_shape(tree: Path) -> None:
+    response = (
+        '{"jsonrpc": "2.0", "id": 7, "result": {"protocolVersion": 1,\n'
+        '  "clientCapabilities": {"fs": {"readTextFile": true}}}}'
+    )
+    page = _page(tree, "docs/protocol/v1/reply.mdx", f"```json\n{response}\n```\n")
+    _list_in_nav(tree, "protocol/v1/reply")
+    found = _examples(tree, "docs/protocol/v1/reply.mdx")
+    warned = [f for f in found if f[1] == "warning"]
+    assert [(f[0], f[2]) for f in warned] == [
+        (_line(page, "clientCapabilities"), "upstream/unknown-property")
+    ]
+    assert "did you mean 'agentCapabilities'?" in warned[0][3]
+
+
+def test_a_request_later_on_the_page_pairs_with_its_response(tree: Path) -> None:
+    ok = '{"jsonrpc": "2.0", "id": 3, "result": {}}'
+    request = (
+        '{"jsonrpc": "2.0", "id": 3, "method": "session/cancel", "params": {"sessionId": "s"}}'
+    )
+    _page(tree, "docs/protocol/v1/order.mdx", f"```json\n{ok}\n```\n\n```json\n{request}\n```\n")
+    _list_in_nav(tree, "protocol/v1/order")
+    found = _examples(tree, "docs/protocol/v1/order.mdx")
+    assert not any(f[2] == "upstream/unpaired-response" for f in found), found
+
+
+def test_a_fragment_several_definitions_fit_is_left_as_json_with_a_note(tree: Path) -> None:
+    page = _page(tree, "docs/protocol/v1/vague.mdx", '```json\n{"sessionId": "s"}\n```\n')
+    _list_in_nav(tree, "protocol/v1/vague")
+    found = _examples(tree, "docs/protocol/v1/vague.mdx")
+    assert [f[:3] for f in found] == [(_line(page, "sessionId"), "note", "upstream/not-a-message")]
+
+
+def test_a_v2_tag_in_a_v1_block_says_which_fence_to_write(tree: Path) -> None:
+    _status, found, _ = _run(tree, "--only", "upstream-examples")
+    said = [
+        f["message"]
+        for f in found
+        if f["path"] == "docs/rfds/finished-feature.mdx" and "state_update" in f["message"]
+    ]
+    assert said == [
+        "[v1 SessionUpdate] 'state_update' is a sessionUpdate of v2, not v1: tag the fence"
+        " `json v2`, or move the block to a v2 page"
+    ]

@@ -128,7 +128,9 @@ def _examples(
     found = [*chosen.problems, *chosen.notes()]
     for route, page in sorted(read.pages.items()):
         page_scan = scanned[page.path]
-        checker = messages.PageChecker(page.path, route, route in proposals, schemas)
+        checker = messages.PageChecker(
+            page.path, route, route in proposals, schemas, page_scan.blocks
+        )
         for block in page_scan.blocks:
             checker.block(block)
         for line in page_scan.stray:

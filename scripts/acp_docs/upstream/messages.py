@@ -20,7 +20,9 @@ from typing import Any
 from acp_docs.core import protocols
 from acp_docs.core.findings import Finding
 from acp_docs.upstream import blocks, places
+from acp_docs.upstream import blocks as blocks_module
 from acp_docs.upstream.scan import Block
+from acp_docs.validation import shapes
 from acp_docs.validation.schemaset import DispatchError, Outcome, SchemaSet
 
 CHECK = "upstream-examples"
@@ -53,7 +55,9 @@ def _id_key(value: Any) -> str:
 class PageChecker:
     """Checks the blocks of one page in order, pairing responses with earlier requests."""
 
-    def __init__(self, path: str, route: str, proposal: bool, schemas: Schemas) -> None:
+    def __init__(
+        self, path: str, route: str, proposal: bool, schemas: Schemas, blocks: tuple = ()
+    ) -> None:
         self.path = path
         self.route = route
         self.proposal = proposal
@@ -61,6 +65,20 @@ class PageChecker:
         self.requests: dict[tuple[str, str], str] = {}
         self.findings: list[Finding] = []
         self.checked = 0
+        self.page_requests = self._requests_of(blocks)
+        """Every request of the page by (version, id): a response pairs with one after it too."""
+
+    def _requests_of(self, blocks: tuple) -> dict[tuple[str, str], str]:
+        found: dict[tuple[str, str], str] = {}
+        for block in blocks:
+            if block.lang.lower() not in blocks_module.LANGS or block.declared is not None:
+                continue
+            read = blocks_module.read(block.value)
+            value = read.value if read.kind in ("json", "jsonc") else None
+            if isinstance(value, dict) and isinstance(value.get("method"), str) and "id" in value:
+                key = (version_of(self.route, block.meta), _id_key(value["id"]))
+                found.setdefault(key, value["method"])
+        return found
 
     def _add(self, line: int, rule: str, message: str, level: str = "error") -> None:
         self.findings.append(Finding(self.path, line, 1, CHECK, message, f"upstream/{rule}", level))
@@ -129,17 +147,80 @@ class PageChecker:
             self._response(version, value, at)
         elif "sessionUpdate" in value:
             union = protocols.get(version).unions.get("SessionUpdate")
-            if union is not None:
+            if union is not None and not self._other_version(version, value, at):
                 schemas = self._pick(version, union.definition)
                 outcome = schemas.check(version, union.definition, value)
                 self._outcome(outcome, at, schemas is self.schemas.unstable)
-        else:
+        elif not self._inferred(version, value, at, first):
             self._add(
                 first,
                 "not-a-message",
-                "not an ACP message (no `method`, `id` or `sessionUpdate`): read as JSON only",
+                "not an ACP message (no `method`, `id` or `sessionUpdate`), and no one"
+                " definition has its shape: read as JSON only",
                 "note",
             )
+
+    def _tags(self, schemas: SchemaSet, version: str) -> set[Any]:
+        union = protocols.get(version).unions.get("SessionUpdate")
+        if union is None or not schemas.has(version, union.definition):
+            return set()
+        return {
+            fixed
+            for shape in schemas.shapes(version).shapes(union.definition)
+            for tag, fixed in shape.tags
+            if tag == union.discriminator
+        }
+
+    def _other_version(self, version: str, value: dict[str, Any], at: Any) -> bool:
+        """A tag no schema of `version` knows but another version's does: say which fence."""
+        tag = value.get("sessionUpdate")
+        union = protocols.get(version).unions.get("SessionUpdate")
+        if union is None or union.is_open:
+            return False  # an open union keeps a tag it does not know: nothing to say
+        if any(tag in self._tags(s, version) for s in self._sets()):
+            return False
+        for other in protocols.NAMES:
+            if other != version and any(tag in self._tags(s, other) for s in self._sets()):
+                message = (
+                    f"[{version} SessionUpdate] {tag!r} is a sessionUpdate of {other}, not"
+                    f" {version}: tag the fence `json {other}`, or move the block to a {other} page"
+                )
+                level = "warning" if self.proposal else "error"
+                self._add(at("/sessionUpdate"), "invalid-payload", message, level)
+                return True
+        return False
+
+    def _inferred(
+        self,
+        version: str,
+        value: Any,
+        at: Any,
+        first: int,
+        names: list[str] | None = None,
+        prefix: str = "",
+    ) -> bool:
+        """Check a value no member names the kind of against the one definition of its shape."""
+        for schemas in self._sets():
+            pool = None if names is None else [n for n in names if schemas.has(version, n)]
+            found = shapes.infer(schemas.shapes(version), value, pool)
+            if found is None:
+                continue
+            unstable = schemas is self.schemas.unstable
+            if found.whole:
+                said = f"[{version}] inferred from its members: {found.definition}"
+                self._add(first, "inferred", said, "note")
+                self._outcome(schemas.check(version, found.definition, value, prefix), at, unstable)
+            else:
+                each = ", ".join(f"{member} as {target}" for member, target in found.members)
+                said = f"[{version}] inferred as members of {found.definition}: {each}"
+                self._add(first, "inferred", said, "note")
+                for member, target in found.members:
+                    where = f"{prefix}/{member}"
+                    self._outcome(
+                        schemas.check(version, target, value[member], where), at, unstable
+                    )
+            return True
+        return False
 
     def _sets(self) -> list[SchemaSet]:
         """The schemas to try in order: a proposal's only against the unstable ones."""
@@ -157,6 +238,15 @@ class PageChecker:
         method = value["method"]
         if "id" in value:
             self.requests[(version, _id_key(value["id"]))] = method
+        params = value.get("params")
+        update = params.get("update") if isinstance(params, dict) else None
+        if (
+            method == "session/update"
+            and isinstance(update, dict)
+            and "sessionUpdate" in update
+            and self._other_version(version, update, lambda p: at("/params/update" + p))
+        ):
+            return
         unstable_only = False
         sets = self._sets()
         for index, schemas in enumerate(sets):
@@ -186,12 +276,18 @@ class PageChecker:
                 outcome = self.schemas.stable.check(version, definition, value["error"], "/error")
                 self._outcome(outcome, at, False)
             return
-        method = self.requests.get((version, _id_key(value["id"])))
+        key = (version, _id_key(value["id"]))
+        method = self.requests.get(key) or self.page_requests.get(key)
         if method is None:
+            responses = sorted({n for s in self._sets() for n in s.responses(version)})
+            result = value.get("result")
+            if self._inferred(version, result, at, at("/id"), responses, "/result"):
+                return
             self._add(
                 at("/id"),
                 "unpaired-response",
-                f"[{version}] a response whose request is not on the page before it: not checked",
+                f"[{version}] a response whose request is not on the page, and whose result has"
+                " the shape of no one response: not checked",
                 "note",
             )
             return

@@ -119,6 +119,10 @@ def _relevant(error: ValidationError) -> list[ValidationError]:
         for sub in error.context:
             branches.setdefault(sub.schema_path[0], []).append(sub)
         meant = [errs for errs in branches.values() if not _not_meant(errs)]
+        if len(meant) > 1:
+            # No tag decides: the branch the payload came closest to says what is wrong
+            # (fewest problems, then the deepest), not "valid under none of the schemas".
+            meant = [min(meant, key=lambda errs: (len(errs), -max(len(e.path) for e in errs)))]
         if len(meant) == 1:
             out: list[ValidationError] = []
             for sub in meant[0]:

@@ -22,7 +22,7 @@ from acp_docs.core.findings import Finding
 from acp_docs.schema import merge, messages, source
 from acp_docs.schemalib import decide, schemacheck
 from acp_docs.sources import pointer as ptr
-from acp_docs.validation import explain, receiver, unknownprops
+from acp_docs.validation import explain, receiver, shapes, unknownprops
 from acp_docs.validation.explain import Problem
 from acp_docs.validation.receiver import Verdict
 
@@ -109,6 +109,7 @@ class SchemaSet:
     _methods: dict[str, dict[str, list[tuple[str, dict[str, Any]]]]] = field(default_factory=dict)
     _finders: dict[str, unknownprops.Finder] = field(default_factory=dict)
     _outcomes: dict[tuple[str, str, str, str], Outcome] = field(default_factory=dict)
+    _shapes: dict[str, shapes.Shapes] = field(default_factory=dict)
     problems: tuple[Finding, ...] = ()
     """What kept a source, or its change in one version, out of the merge (see
     `merge.assemble`); the schema check reports them."""
@@ -163,6 +164,24 @@ class SchemaSet:
     def has(self, protocol: str, name: str) -> bool:
         """True when the version defines `name`."""
         return name in self.definitions(protocol)
+
+    def shapes(self, protocol: str) -> shapes.Shapes:
+        """The shapes of a version's definitions, to infer what a fragment is (made once)."""
+        found = self._shapes.get(protocol)
+        if found is None:
+            fallbacks = protocols.get(protocol).fallback_titles
+            found = self._shapes[protocol] = shapes.Shapes(self.schemas[protocol], fallbacks)
+        return found
+
+    def responses(self, protocol: str) -> list[str]:
+        """The definitions of a version that answer a request (`x-method`, named ...Response)."""
+        return [
+            name
+            for name, definition in self.definitions(protocol).items()
+            if name.endswith("Response")
+            and isinstance(definition, dict)
+            and "x-method" in definition
+        ]
 
     def _published(self, protocol: str) -> str:
         return f"urn:acp-docs:{protocol}"
