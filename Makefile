@@ -106,7 +106,7 @@ bench: setup
 # make bench-upstream UPSTREAM=../agent-client-protocol
 bench-upstream: setup
 	@test -n "$(UPSTREAM)" || { echo "give the upstream checkout: make bench-upstream UPSTREAM=DIR" >&2; exit 2; }
-	$(BIN)/python scripts/bench_upstream.py "$(UPSTREAM)"
+	$(BIN)/python scripts/bench_upstream.py "$(UPSTREAM)" $(if $(MINT),--mint "$(MINT)")
 
 lock:
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^acp-docs' > /tmp/acp-docs.lock

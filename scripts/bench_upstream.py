@@ -1,11 +1,16 @@
-"""Time `acp-docs check --upstream DIR` on a real upstream checkout, cold and warm.
+"""Time `acp-docs check --upstream DIR` on a real upstream checkout, cold and warm, beside
+upstream's own three tools run one after another in the same run.
 
-    .venv/bin/python scripts/bench_upstream.py ../agent-client-protocol
+    .venv/bin/python scripts/bench_upstream.py ../agent-client-protocol [--mint PATH]
 
 Cold runs with an empty cache folder (every page read by Node's MDX parser),
-warm with the cache of the cold run (median of 5). Next to them, upstream's own
-link check alone (`mint broken-links`, run in DIR) when `mint` is installed.
-The check's findings are counted by check and level. Nothing is written in DIR.
+warm with the cache of the cold run (median of 5). Upstream's own checks, as
+its `npm run check` and docs workflow run them: `prettier --check docs`
+(the pinned Prettier, with the tree's configuration), `typos --config
+./typos.toml docs`, and `mint broken-links` in `docs/` when Mintlify's CLI is
+found (`--mint PATH`, or `mint` on PATH; it is about 1 GB and is not installed by
+this project). Their sum is set beside the check, as a ratio. The check's
+findings are counted by check and level. Nothing is written in DIR.
 """
 
 from __future__ import annotations
@@ -40,10 +45,47 @@ def _run(directory: Path, env: dict[str, str]) -> tuple[float, str]:
     return seconds, done.stdout
 
 
+def _timed(command: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, capture_output=True, timeout=900)
+    return time.perf_counter() - start
+
+
+def _upstream_tools(directory: Path, mint: str | None) -> list[tuple[str, float | None]]:
+    """Upstream's own checks of its docs, each timed once: (label, seconds or None)."""
+    root = Path(__file__).resolve().parent.parent
+    prettier = root / "node_modules" / ".bin" / "prettier"
+    typos = Path(sys.executable).parent / "typos"
+    found_mint = mint or shutil.which("mint")
+    out: list[tuple[str, float | None]] = []
+    out.append(
+        (
+            "prettier --check docs",
+            _timed([str(prettier), "--check", "docs"], directory) if prettier.exists() else None,
+        )
+    )
+    out.append(
+        (
+            "typos --config ./typos.toml docs",
+            _timed([str(typos), "--config", "./typos.toml", "docs"], directory)
+            if typos.exists()
+            else None,
+        )
+    )
+    out.append(
+        (
+            "mint broken-links",
+            _timed([found_mint, "broken-links"], directory / "docs") if found_mint else None,
+        )
+    )
+    return out
+
+
 def main() -> int:
     """Print the cold and warm figures, mint's when it can run, and the findings by kind."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path, help="a checkout of the upstream repository")
+    parser.add_argument("--mint", help="Mintlify's CLI, for `mint broken-links` (default: PATH)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "ACP_DOCS_CACHE_DIR": cache}
@@ -59,13 +101,15 @@ def main() -> int:
             warm <= WARM_TARGET,
         )
     )
-    mint = shutil.which("mint")
-    if mint is None:
-        print(figure("mint broken-links", "not installed"))
-    else:
-        start = time.perf_counter()
-        subprocess.run([mint, "broken-links"], cwd=args.directory / "docs", capture_output=True)
-        print(figure("mint broken-links", f"{time.perf_counter() - start:.2f} s"))
+    tools = _upstream_tools(args.directory, args.mint)
+    for label, seconds in tools:
+        print(figure(label, "not installed" if seconds is None else f"{seconds:.2f} s"))
+    ran = [seconds for _label, seconds in tools if seconds is not None]
+    if ran:
+        total = sum(ran)
+        print(figure(f"upstream's {len(ran)} tools, one after another", f"{total:.2f} s"))
+        print(figure("  their sum / check cold", f"{total / cold:.1f}x"))
+        print(figure("  their sum / check warm", f"{total / warm:.1f}x"))
     findings = json.loads(warm_runs[-1][1])["findings"]
     by_kind = Counter((f["rule"], f["level"]) for f in findings)
     for (rule, level), count in sorted(by_kind.items()):
