@@ -85,16 +85,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     elif args.baseline is not None:
         results = _against_baseline(args.baseline, results, args.min_level)
     findings = sorted({f for r in results for f in r.findings})
-    if args.format == "github":  # annotations: notes stay out unless --min-level note
-        from acp_docs.checks.baseline import at_least
-
-        findings = at_least(findings, args.min_level)
     failing: dict[str, list[str]] = {}
     for result in results:
         if result.error:
             failing.setdefault(result.error, []).append(result.name)
     errors = [f"{', '.join(names)}: {error}" for error, names in failing.items()]
-    emit(args, findings, results=results, errors=errors)
+    emit(args, findings, results=results, errors=errors, annotate=args.min_level)
     say(f"acp-docs check: {len(results)} check(s) in {time.perf_counter() - start:.2f}s")
     for finding in (f for r in results for f in r.findings):
         if finding.rule == "upstream/not-acp":  # which checks ran, said plainly

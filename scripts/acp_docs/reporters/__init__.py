@@ -23,6 +23,8 @@ class Report:
     results: Sequence[CheckResult] = field(default_factory=tuple)
     errors: Sequence[str] = field(default_factory=tuple)
     """Why a check or the command could not run (exit status 2)."""
+    annotate: str = "note"
+    """The least level a format that annotates (GitHub) annotates; every level is listed."""
 
 
 @dataclass(frozen=True)

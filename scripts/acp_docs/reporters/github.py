@@ -11,7 +11,7 @@ breaks of the annotation (`%0A`); a file name or title is always one line.
 from __future__ import annotations
 
 from acp_docs.core.escaping import visible
-from acp_docs.core.findings import Finding
+from acp_docs.core.findings import LEVELS, Finding
 from acp_docs.reporters import Report, Reporter, text
 
 
@@ -44,10 +44,14 @@ def annotation(finding: Finding) -> str:
 
 
 def render(report: Report) -> str:
-    """Each finding as a text line and an annotation."""
+    """Each finding as a text line, and as an annotation when its level is `report.annotate`
+    or matters more."""
+    rank = LEVELS.index(report.annotate)
     out = []
     for finding in sorted(report.findings):
-        out += [text.line(finding), annotation(finding)]
+        out.append(text.line(finding))
+        if LEVELS.index(finding.level) <= rank:
+            out.append(annotation(finding))
     return "".join(line + "\n" for line in out)
 
 
