@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from acp_docs.core.findings import Finding
+from acp_docs.core.findings import LEVELS, Finding
 from acp_docs.reporters import Report, github
 
 MAX_CELL = 500
@@ -62,14 +62,20 @@ def cell(text: object, limit: int = MAX_CELL) -> str:
 def findings(doc: dict[str, Any]) -> list[Finding]:
     """The report's findings, as the reporters take them."""
     return [
-        Finding(f["path"], f["line"], f["col"], f["check"], f["message"], f["rule"])
+        Finding(f["path"], f["line"], f["col"], f["check"], f["message"], f["rule"], _level(f))
         for f in doc["findings"]
     ]
 
 
-def annotations(doc: dict[str, Any]) -> str:
-    """What `acp-docs check --format github` prints for the same run."""
-    return github.render(Report(doc.get("command", "check"), findings(doc)))
+def _level(row: dict[str, Any]) -> str:
+    level = row.get("level", "error")
+    return level if level in LEVELS else "error"
+
+
+def annotations(doc: dict[str, Any], least: str = "warning") -> str:
+    """What `acp-docs check --format github` prints for the same run (notes listed, not
+    annotated, unless `least` is `note`)."""
+    return github.render(Report(doc.get("command", "check"), findings(doc), annotate=least))
 
 
 def summary(doc: dict[str, Any] | None, status: int | None = None) -> str:
@@ -99,6 +105,14 @@ def summary(doc: dict[str, Any] | None, status: int | None = None) -> str:
             for f in sorted(found)
         )
         lines += _within_budget(rows, len(found), "finding(s)")
+        _shown, left = github.annotated(sorted(found), "warning")
+        if left:
+            said = " and ".join(f"{n} {github.NOUNS[level]}" for level, n in left.items())
+            lines += [
+                "",
+                f"{said} past the first {github.PER_LEVEL} of their level are not annotated on"
+                " the diff (GitHub shows that many a step): this table lists every finding.",
+            ]
     if errors:
         lines += ["", "**Could not run:**", ""]
         lines += _within_budget((f"- {cell(e)}" for e in errors), len(errors), "error(s)")

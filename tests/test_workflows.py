@@ -506,3 +506,31 @@ def test_publish_deploys_only_after_the_pull_request_checks_pass_on_main() -> No
     # The build draws the diagrams in Chromium: Debian's, as the checks have it.
     assert jobs["build"]["container"].endswith("-bookworm")
     assert any("system-deps.sh" in s.get("run", "") for s in jobs["build"]["steps"])
+
+
+def test_fifteen_problems_annotate_ten_and_the_summary_lists_all_fifteen() -> None:
+    planted = [
+        Finding(f"rfds/p{n:02d}.md", n, 1, "examples", f"problem {n}", "examples/x")
+        for n in range(15)
+    ]
+    report = _report(*planted)
+    printed = check_report.annotations(report).splitlines()
+    errors = [line for line in printed if line.startswith("::error ")]
+    assert len(errors) == 10
+    assert "(and 5 more errors not annotated" in errors[-1]
+    assert sum(1 for line in printed if line.startswith("rfds/p")) == 15  # every one in the log
+    summary = check_report.summary(report, 1)
+    assert all(f"p{n:02d}" in summary for n in range(15))
+    assert "5 errors past the first 10 of their level are not annotated" in summary
+
+
+def test_warnings_have_their_own_ten_and_notes_are_not_annotated() -> None:
+    warned = [
+        Finding(f"rfds/w{n:02d}.md", 1, 1, "rfds", f"odd {n}", "rfds/x", "warning")
+        for n in range(12)
+    ]
+    noted = [Finding("rfds/n.md", 1, 1, "rfds", "fyi", "rfds/y", "note")]
+    printed = check_report.annotations(_report(PLAIN, *warned, *noted)).splitlines()
+    assert sum(line.startswith("::warning ") for line in printed) == 10
+    assert sum(line.startswith("::error ") for line in printed) == 1
+    assert not any(line.startswith("::notice ") for line in printed)

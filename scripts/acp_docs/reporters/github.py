@@ -10,6 +10,8 @@ breaks of the annotation (`%0A`); a file name or title is always one line.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from acp_docs.core.escaping import visible
 from acp_docs.core.findings import LEVELS, Finding
 from acp_docs.reporters import Report, Reporter, text
@@ -43,15 +45,50 @@ def annotation(finding: Finding) -> str:
     return f"::{COMMANDS[finding.level]} {props}::{escape_data(message)}"
 
 
+PER_LEVEL = 10
+"""Annotations GitHub shows of one level in one step; it drops the rest without a word."""
+NOUNS = {"error": "errors", "warning": "warnings", "note": "notes"}
+
+
+def annotated(findings: list[Finding], least: str = "note") -> tuple[set[int], dict[str, int]]:
+    """Which findings (by position in `findings`, in report order: causes first) are
+    annotated, and how many of each level are left out past `PER_LEVEL`."""
+    rank = LEVELS.index(least)
+    shown: set[int] = set()
+    counts: dict[str, int] = {}
+    left: dict[str, int] = {}
+    for index, finding in enumerate(findings):
+        if LEVELS.index(finding.level) > rank:
+            continue
+        counts[finding.level] = counts.get(finding.level, 0) + 1
+        if counts[finding.level] <= PER_LEVEL:
+            shown.add(index)
+        else:
+            left[finding.level] = left.get(finding.level, 0) + 1
+    return shown, left
+
+
 def render(report: Report) -> str:
-    """Each finding as a text line, and as an annotation when its level is `report.annotate`
-    or matters more."""
-    rank = LEVELS.index(report.annotate)
+    """Each finding as a text line, and the first `PER_LEVEL` of each level from
+    `report.annotate` up as annotations; the last annotation of a level says how many more
+    there are (the job summary lists them all)."""
+    ordered = sorted(report.findings)
+    shown, left = annotated(ordered, report.annotate)
+    last = {ordered[i].level: i for i in sorted(shown)}
     out = []
-    for finding in sorted(report.findings):
+    for index, finding in enumerate(ordered):
         out.append(text.line(finding))
-        if LEVELS.index(finding.level) <= rank:
-            out.append(annotation(finding))
+        if index not in shown:
+            continue
+        more = left.get(finding.level, 0)
+        if more and last[finding.level] == index:
+            noun = NOUNS[finding.level]
+            finding = replace(
+                finding,
+                message=f"{finding.message}\n(and {more} more {noun} not annotated: GitHub shows"
+                f" {PER_LEVEL} {noun} a step; the job summary and the log list every one)",
+            )
+        out.append(annotation(finding))
     return "".join(line + "\n" for line in out)
 
 
