@@ -181,9 +181,9 @@ def test_planted_invalid_example_fails_once_at_its_line(planted: Planted) -> Non
     )
     (line,) = planted.lines(problem)
     assert line.startswith(f"{RFD}:")
-    number = int(line.split(":")[1])
-    fence, payload = (planted.repo / RFD).read_text().splitlines()[number - 1 : number + 1]
-    assert fence.startswith("```json") and '"maxBadges": "3"' in payload
+    number, col = int(line.split(":")[1]), int(line.split(":")[2])
+    payload = (planted.repo / RFD).read_text().splitlines()[number - 1]
+    assert payload[col - 1 :].startswith('"maxBadges": "3"')  # the member, not the fence
 
 
 @pytest.mark.build

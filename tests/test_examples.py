@@ -38,7 +38,7 @@ def _messages(text: str, schemas, render) -> list[str]:
 
 def test_invalid_payload_inside_a_content_tab_is_reported_at_its_own_line(schemas, render) -> None:
     assert _messages(TABBED, schemas, render) == [
-        "11:5: [v2 SessionUpdate] /suggestions/0/text: '' should be non-empty"
+        "12:64: [v2 SessionUpdate] /suggestions/0/text: '' should be non-empty"
     ]
 
 
@@ -108,7 +108,7 @@ def test_messages_are_dispatched_by_method_not_the_lax_root(schemas, render) -> 
         ' "update": {"sessionUpdate": "prompt_suggestions", "suggestions": [{"text": ""}]}}}\n```\n'
     )
     assert _messages(text, schemas, render) == [
-        "1:1: [v1 SessionNotification] /params/update/suggestions/0/text: '' should be non-empty"
+        "2:144: [v1 SessionNotification] /params/update/suggestions/0/text: '' should be non-empty"
     ]
 
 
@@ -126,13 +126,13 @@ def test_crlf_and_byte_order_mark_files(schemas, render, tmp_path: Path) -> None
     path = tmp_path / "page.md"
     path.write_bytes(b"\xef\xbb\xbf" + TABBED.replace("\n", "\r\n").encode())
     report = check_files(tmp_path, [path], schemas, render)
-    assert [(f.line, f.col) for f in report.findings] == [(11, 5)]
+    assert [(f.line, f.col) for f in report.findings] == [(12, 64)]
 
 
 def test_front_matter_is_skipped_and_lines_stay_the_file_lines(schemas, render) -> None:
     text = '---\ntitle: x\n---\n\n```json title="PromptSuggestion (v1)"\n{"text": 1}\n```\n'
     assert _messages(text, schemas, render) == [
-        "5:1: [v1 PromptSuggestion] /text: 1 is not of type 'string'"
+        "6:2: [v1 PromptSuggestion] /text: 1 is not of type 'string'"
     ]
 
 
@@ -157,11 +157,10 @@ def test_examples_command_reports_a_planted_problem(repo_copy: Path) -> None:
     assert result.returncode == 1
     line = next(ln for ln in result.stdout.splitlines() if ln.startswith("rfds/"))
     path, number, col, rest = line.split(":", 3)
-    assert (path, col) == ("rfds/prompt-suggestions.md", "5")
+    assert path == "rfds/prompt-suggestions.md"
     source = (repo_copy / path).read_text().splitlines()
-    assert (
-        source[int(number) - 1].strip().startswith('```json title="JSON-RPC session/update (v1)"')
-    )
+    # At the member itself, not at the fence: the annotation lands on the bad line.
+    assert source[int(number) - 1][int(col) - 1 :].startswith('"text": ""')
     assert (
         "[v1 SessionNotification] /params/update/suggestions/1/text: '' should be non-empty" in rest
     )
@@ -173,7 +172,12 @@ def test_examples_command_github_annotations(repo_copy: Path) -> None:
     result = acp(["examples", "rfds"], cwd=repo_copy, env={"GITHUB_ACTIONS": "true"})
     assert result.returncode == 1
     assert "::error file=rfds/prompt-suggestions.md,line=" in result.stdout
-    assert "no property 'txt' here; did you mean 'text'?" in result.stdout
+    # One mistake, one finding: the required member missing names the misspelt one.
+    assert (
+        "/suggestions/0: 'text' is a required property; the object has 'txt', which no schema"
+        " names here; did you mean 'text'?" in result.stdout
+    )
+    assert "no property 'txt' here" not in result.stdout
 
 
 @pytest.mark.build
@@ -335,3 +339,18 @@ def test_an_example_of_another_version_in_a_version_folder_says_where_to_move(
     found = check_text(text, f"rfds/{folder}/x.md", schemas, render).findings
     assert [f.rule for f in found] == ["examples/wrong-version"]
     assert f"move the RFD out of rfds/{folder}/ if it changes {other} too" in found[0].message
+
+
+def test_a_bad_member_deep_in_a_long_block_is_reported_at_its_own_line(schemas, render) -> None:
+    entries = [f'    {{ "text": "Suggestion {n}" }},' for n in range(36)]
+    entries[1] = '    { "text": 5 },'  # the fifth line of the block's content
+    body = "\n".join([*entries[:-1], entries[-1].rstrip(",")])
+    text = (
+        '# Page\n\n```json title="SessionUpdate (v1)"\n{\n  "sessionUpdate": "prompt_suggestions",\n'
+        f'  "suggestions": [\n{body}\n  ]\n}}\n```\n'
+    )
+    lines = text.split("\n")
+    bad = next(n for n, line in enumerate(lines, 1) if '"text": 5' in line)
+    assert bad == 3 + 5  # the fence is line 3
+    (message,) = _messages(text, schemas, render)
+    assert message.startswith(f"{bad}:7: [v1 SessionUpdate] /suggestions/1/text: 5 is not")

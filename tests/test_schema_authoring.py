@@ -423,18 +423,18 @@ def test_a_member_no_schema_names_is_reported_with_the_names_it_may_mean(schemas
     found = _findings(text, schemas, render)
     assert [(f.line, f.rule, f.message) for f in found] == [
         (
-            3,
+            4,
             "examples/unknown-property",
             "[v2 SessionUpdate] /name: no property 'name' here (known: sessionUpdate, title,"
             " updatedAt)",
         ),
         (
-            7,
+            8,
             "examples/unknown-property",
             "[v2 PromptRequest] /parms: no property 'parms' here; did you mean 'params'?",
         ),
         (
-            7,
+            8,
             "examples/unknown-property",
             "[v2 PromptRequest] /params/sessionID: no property 'sessionID' here; did you mean"
             " 'sessionId'?",

@@ -19,10 +19,11 @@ from typing import Any
 
 from acp_docs.core import protocols
 from acp_docs.core.findings import Finding
-from acp_docs.upstream import blocks, places
+from acp_docs.sources import jsonplaces as places
+from acp_docs.upstream import blocks
 from acp_docs.upstream import blocks as blocks_module
 from acp_docs.upstream.scan import Block
-from acp_docs.validation import shapes
+from acp_docs.validation import causes, shapes
 from acp_docs.validation.schemaset import DispatchError, Outcome, SchemaSet
 
 CHECK = "upstream-examples"
@@ -311,26 +312,11 @@ class PageChecker:
             if not unstable
             else f"[{outcome.protocol} {outcome.definition}, unstable]"
         )
-        # A member no schema names, in an object the payload already fails on, is part of
-        # that failure (`id` for a required `planId`): one finding, not two.
-        # The object a problem is about is the value at its pointer, or, for a member's
-        # wrong value (`/content/0/type`), the object holding that member.
-        failing: dict[str, str] = {}
-        for problem in outcome.problems:
-            failing.setdefault(problem.pointer, problem.pointer)
-            failing.setdefault(problem.pointer.rsplit("/", 1)[0], problem.pointer)
-        beside: dict[str, list[str]] = {}
-        for unknown in outcome.unknown:
-            parent, name = unknown.pointer.rsplit("/", 1)
-            if parent in failing:
-                beside.setdefault(failing[parent], []).append(name)
-            else:
-                self._add(at(unknown.pointer), "unknown-property", f"{label} {unknown}", "warning")
         level = "warning" if self.proposal else "error"
-        for problem in outcome.problems:
-            extra = beside.pop(problem.pointer, [])
-            said = f"{label} {problem}"
-            if extra:
-                names = ", ".join(repr(name) for name in extra)
-                said += f"; the object has {names}, which no schema names here"
-            self._add(at(problem.pointer), "invalid-payload", said, level)
+        for cause in causes.causes(outcome.problems, outcome.unknown):
+            if cause.unknown:
+                self._add(
+                    at(cause.pointer), "unknown-property", f"{label} {cause.message}", "warning"
+                )
+            else:
+                self._add(at(cause.pointer), "invalid-payload", f"{label} {cause.message}", level)

@@ -38,8 +38,9 @@ from acp_docs.markdown.blocks import (
     plain_blocks,
     rendered_blocks,
 )
-from acp_docs.sources import filetree, jsonparse
+from acp_docs.sources import filetree, jsonparse, jsonplaces
 from acp_docs.sources.textfile import UnreadableFile, read_text
+from acp_docs.validation import causes
 from acp_docs.validation.schemaset import DispatchError, SchemaSet, define_method_hint
 
 CHECK = "examples"
@@ -221,6 +222,13 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
         return report
     if declaration.invalid:
         report.counter_examples = 1
+    places = jsonplaces.positions(block.content)
+
+    def at(pointer: str) -> tuple[int, int]:
+        """A pointer of the payload as a place in the file: the member's own line."""
+        line, col = jsonplaces.position_of(places, pointer)
+        return block.content_line + line - 1, block.col + col - 1
+
     for protocol in declaration.protocols:
         name = declaration.definition
         if protocol not in schemas.versions:
@@ -244,8 +252,9 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
             find("dispatch", f"[{protocol} JSON-RPC] {exc}")
             continue
         report.checked[protocol] += 1
-        for unknown in outcome.unknown:
-            find("unknown-property", f"{outcome.label()} {unknown}")
+        if declaration.invalid:
+            for unknown in outcome.unknown:
+                find("unknown-property", f"{outcome.label()} {unknown}", *at(unknown.pointer))
         if declaration.invalid and outcome.valid:
             find(
                 "counter-example-passes",
@@ -253,8 +262,9 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
                 f" ({declaration.reason})",
             )
         elif not declaration.invalid:
-            for problem in outcome.problems:
-                find("invalid-payload", f"{outcome.label()} {problem}")
+            for cause in causes.causes(outcome.problems, outcome.unknown):
+                rule = "unknown-property" if cause.unknown else "invalid-payload"
+                find(rule, f"{outcome.label()} {cause.message}", *at(cause.pointer))
         elif declaration.lenient and not outcome.kept:
             find(
                 "counter-example-kind",
