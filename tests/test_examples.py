@@ -346,7 +346,8 @@ def test_a_bad_member_deep_in_a_long_block_is_reported_at_its_own_line(schemas, 
     entries[1] = '    { "text": 5 },'  # the fifth line of the block's content
     body = "\n".join([*entries[:-1], entries[-1].rstrip(",")])
     text = (
-        '# Page\n\n```json title="SessionUpdate (v1)"\n{\n  "sessionUpdate": "prompt_suggestions",\n'
+        '# Page\n\n```json title="SessionUpdate (v1)"\n{\n'
+        '  "sessionUpdate": "prompt_suggestions",\n'
         f'  "suggestions": [\n{body}\n  ]\n}}\n```\n'
     )
     lines = text.split("\n")

