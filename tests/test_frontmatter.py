@@ -4,6 +4,7 @@ in a value, or front matter that is not a YAML mapping is a finding at its line.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from acp_docs.config import configschema as configpolicy
 from acp_docs.policy import frontmatter
 
-from conftest import ROOT, acp, no_traceback
+from conftest import ROOT, acp, new_rfd, no_traceback, replace_in
 
 PAGE = "docs/tooling/page.md"
 
@@ -153,3 +154,23 @@ def test_acp_docs_check_reports_front_matter_at_its_line(repo_copy: Path) -> Non
         in result.stdout
     ), result.stdout
     assert _tree(repo_copy) == before
+
+
+def test_placeholder_text_left_from_the_template_is_a_warning_then_an_error(
+    repo_copy: Path,
+) -> None:
+    made = new_rfd(repo_copy, "session-labels", "Session labels")
+    page = repo_copy / made.shown
+    guidance = next(
+        n for n, line in enumerate(page.read_text().splitlines(), 1) if line.startswith("Copy this")
+    )
+    result = acp(["rfds", "--format", "json"], cwd=repo_copy)
+    found = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "rfds/placeholder"]
+    assert result.returncode == 0, result.stdout  # warnings only, while a Draft
+    assert (guidance, "warning") in [(f["line"], f["level"]) for f in found]
+    assert all(f["path"] == made.shown for f in found)
+    replace_in(page, "status: draft", "status: active")
+    result = acp(["rfds", "--format", "json"], cwd=repo_copy)
+    found = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "rfds/placeholder"]
+    assert result.returncode == 1
+    assert found and {f["level"] for f in found} == {"error"}

@@ -34,6 +34,8 @@ from acp_docs.rfds.files import (
     rfd_files,
     schema_sources,
 )
+from acp_docs.rfds.placeholders import lint as lint_placeholders
+from acp_docs.rfds.placeholders import template_paragraphs
 from acp_docs.rfds.sections import Revision, lint_sections, revisions
 from acp_docs.rfds.template import (
     ALTERNATIVES,
@@ -297,9 +299,11 @@ def lint(repo: Repo, rfds: list[Rfd] | None = None) -> list[Finding]:
     """Every RFD rule over the repository (`rfds`: already loaded, else read here)."""
     rfds = load_all(repo) if rfds is None else rfds
     validator = front_matter_validator(repo)
+    placeholders = template_paragraphs(repo.rfds_dir)
     findings: list[Finding] = []
     for rfd in rfds:
         findings.extend(lint_one(rfd, validator))
+        findings.extend(lint_placeholders(rfd, placeholders))
     findings.extend(lint_nav(repo, rfds))
     findings.extend(odd_entries(repo))
     return sorted(findings)
