@@ -14,7 +14,7 @@ from acp_docs.checks import pyspell, pyspell_html
 from acp_docs.config.repo import Repo
 from acp_docs.markdown import prose
 
-from conftest import BIN, acp, no_traceback
+from conftest import BIN, acp, new_rfd, no_traceback
 
 PLANTED = {
     "prose": "Zorblaxian",
@@ -168,3 +168,26 @@ def test_the_projects_filter_keeps_prose_and_drops_what_is_not() -> None:
     assert pyspell_html.prose(html, OPTIONS).split() == ["One", "two", "five", "eight"]
     with_comments = {**OPTIONS, "comments": True}
     assert "six" in pyspell_html.prose(html, with_comments).split()
+
+
+@pytest.mark.build
+def test_names_the_schemas_define_are_words_the_check_knows(repo_copy: Path, aspell: None) -> None:
+    made = new_rfd(repo_copy, "session-renames", "Session renames", "--schema")
+    source = repo_copy / "schema" / made.slug / "source.yaml"
+    text = source.read_text(encoding="utf-8")
+    defined = re.search(r"^\s+fields: (\w+)$", text, re.M)  # the update's own new type
+    assert defined, text
+    name = defined.group(1)
+    page = repo_copy / made.shown
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "## Status quo\n",
+            f"## Status quo\n\nThe {name} type is new, and AvailableCommandsUpdate is not;"
+            f" {name}Zorblax is a typo.\n",
+            1,
+        ),
+        encoding="utf-8",
+    )
+    checked = _checked(repo_copy)
+    assert f"{name}Zorblax" in checked
+    assert name not in checked and "AvailableCommandsUpdate" not in checked

@@ -302,12 +302,46 @@ def preflight(repo: Repo) -> None:
 
 def unknown_words(repo: Repo, task: Task, words: set[str]) -> set[str]:
     """The words Aspell does not know with the task's word lists: one pyspelling run, or none
-    when every word has a kept verdict."""
+    when every word has a kept verdict. A name the schemas define (`RenameSessionRequest`)
+    is a word it knows."""
+    words = words - schema_names(repo)
     if not words:
         return set()
     aspell = runner.require("aspell", "Aspell", INSTALL_HINT)
     lists = [(rel, read_bytes(repo.root / rel, rel)) for rel in task.wordlists]
     return pyspell.unknown_words(repo.root, task.name, task.aspell, lists, words, aspell)
+
+
+def schema_names(repo: Repo) -> frozenset[str]:
+    """Every definition the merged schemas have: the pinned SDK's, and each RFD's new ones."""
+    from acp_docs.core import memo, protocols
+    from acp_docs.rfds import model as rfds
+    from acp_docs.schema.merge import default_base
+    from acp_docs.sources.textfile import UnreadableFile, load_json
+
+    bases = [
+        default_base(repo.root, version, channel)
+        for version in protocols.VERSIONS.values()
+        for channel in protocols.CHANNELS
+    ]
+
+    def read() -> frozenset[str]:
+        names: set[str] = set()
+        for path in bases:
+            try:
+                defs = load_json(path).get("$defs")
+            except (UnreadableFile, LocatedError, AttributeError):
+                continue
+            names.update(defs if isinstance(defs, dict) else ())
+        return frozenset(names)
+
+    names = set(memo.remembered("schema names", memo.digest_of(bases), read))
+    for source in rfds.schema_sources(repo):
+        defined = source.data.get("definitions") if isinstance(source.data, dict) else None
+        names.update(
+            n for n in (defined if isinstance(defined, dict) else ()) if isinstance(n, str)
+        )
+    return frozenset(names)
 
 
 def findings_for(
