@@ -704,3 +704,42 @@ def test_an_example_that_would_not_merge_is_refused_and_nothing_written(
     with pytest.raises(UsageError, match="x-method 'session/list', which ListSessionsRequest"):
         scaffold.write_example_source(repo_copy, "session-list", "Session list", ["v2"])
     assert not (repo_copy / "schema" / "session-list").exists()
+
+
+def _misspell_ops(repo: Path) -> Path:
+    """The repository's schema source with two ops misspelt, each an independent mistake."""
+    (source,) = sorted((repo / "schema").glob("*/source.yaml"))
+    text = source.read_text(encoding="utf-8")
+    ops = re.findall(r"op: (add-[a-z]+)", text)
+    assert len(set(ops)) >= 2, ops
+    first, second = sorted(set(ops))[:2]
+    text = text.replace(f"op: {first}", f"op: {first[:-1]}", 1)
+    text = text.replace(f"op: {second}", f"op: {second[:-1]}", 1)
+    source.write_text(text, encoding="utf-8")
+    return source
+
+
+def test_every_misspelt_op_of_a_source_is_reported_with_what_it_may_mean(
+    repo_copy: Path,
+) -> None:
+    source = _misspell_ops(repo_copy)
+    result = acp(["schema", "check"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 1
+    lines = [line for line in result.stdout.splitlines() if "unknown op" in line]
+    assert len(lines) == 2, result.stdout
+    for line in lines:
+        assert line.startswith(str(source.relative_to(repo_copy)))
+        assert "; did you mean 'add-" in line
+
+
+@pytest.mark.build
+def test_a_source_that_cannot_be_used_is_one_error_not_one_per_example(repo_copy: Path) -> None:
+    _misspell_ops(repo_copy)
+    result = acp(["check", "--only", "schema", "examples", "--format", "json"], cwd=repo_copy)
+    no_traceback(result)
+    found = json.loads(result.stdout)["findings"]
+    errors = [f for f in found if f["level"] == "error"]
+    assert {f["rule"] for f in errors} == {"schema/source"}, errors
+    held = [f for f in found if f["rule"] == "examples/held-back"]
+    assert held and all(f["level"] == "note" for f in held)

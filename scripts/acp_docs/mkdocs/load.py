@@ -22,6 +22,7 @@ from acp_docs.policy import frontmatter
 from acp_docs.rfds import model as rfds
 from acp_docs.schema import drift, merge
 from acp_docs.sources import filetree
+from acp_docs.validation.examples import held_back
 from acp_docs.validation.payloads import check_fixtures, fixture_files
 from acp_docs.validation.schemaset import SchemaSet
 
@@ -82,7 +83,10 @@ def load(state: BuildState, root: Path) -> Loaded:
             (schema_key, memo.digest_of(fixtures)),
             lambda: check_fixtures(root, schemas),
         )
-        for finding in checked:
+        causes = [s.shown for s in sources if not s.usable]
+        causes += [f.path for f in schemas.problems if f.level == "error"]
+        first = min(checked).path if checked else ""
+        for finding in held_back(list(checked), first, causes):
             state.report(finding)
     return loaded
 

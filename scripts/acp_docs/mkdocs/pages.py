@@ -139,7 +139,9 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
             found = memo.remembered(f"examples:{shown}", key, check)
         else:
             found = check()
-        for finding in found:
+        causes = [s.shown for s in loaded.sources if not s.usable]
+        causes += [f.path for f in schemas.problems if f.level == "error"]
+        for finding in examples.held_back(found, shown, causes):
             state.report(finding)
     links.check_page(state, page, files, shown, text)
     for finding in apipages.refusals(shown, text, content):

@@ -24,6 +24,7 @@ and claims a place; two RFDs that claim overlapping places are refused.
 from __future__ import annotations
 
 import copy
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,7 +120,9 @@ def parse(raw: Any, shown: str, line: int, key_lines: dict[str, int] | None = No
         raise bad(f"a change is missing its required key `op` (one of {known})")
     op = raw["op"]
     if not isinstance(op, str) or op not in SPECS:
-        raise bad(f"unknown op {op!r} (known: {known})", "op")
+        close = difflib.get_close_matches(op, list(SPECS), n=1) if isinstance(op, str) else []
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise bad(f"unknown op {op!r}{hint} (known: {known})", "op")
     required, optional = SPECS[op]
     keys = set(raw) - {"op"}
     missing = sorted(required - keys)

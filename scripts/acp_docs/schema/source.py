@@ -221,48 +221,69 @@ def versioned(template: str, versions: set[str], targeted: set[str]) -> str:
 
 
 def _check_resolved(source: SchemaSource) -> list[SourceError]:
-    """Every problem found resolving the source in each of its versions, once each."""
+    """Every problem found resolving the source in each of its versions, once each: each
+    definition and each change is checked on its own, so one mistake hides no other."""
     found: dict[tuple[int, str], set[str]] = {}
+
+    def record(version: str, exc: UsageError) -> None:
+        error = _as_source_error(source, exc)
+        found.setdefault((error.line, unversioned(error.reason, version)), set()).add(version)
+
     for version in source.declared_versions():
         table = protocols.get(version)
         try:
             resolved = source.resolve(version)
-            for name, definition in resolved.definitions.items():
-                pointer = f"/definitions/{name}"
-                if not isinstance(definition, dict):
-                    raise source.error(
-                        pointer, f"definition `{name}` must be a JSON Schema object (a mapping)"
-                    )
-                for where, reason in schemacheck.problems(definition):
-                    raise source.error(f"{pointer}{where}", reason)
-            for name, cycle in ref_cycles(resolved.definitions):
-                raise source.error(
+        except UsageError as exc:
+            record(version, exc)
+            continue
+        for name, definition in resolved.definitions.items():
+            try:
+                _check_definition(source, name, definition)
+            except UsageError as exc:
+                record(version, exc)
+        for name, cycle in ref_cycles(resolved.definitions):
+            record(
+                version,
+                source.error(
                     f"/definitions/{name}",
                     f"definition `{name}` refers back to itself ({' -> '.join(cycle)}) without"
                     " going into a property or an item, so no payload could ever be checked"
                     " against it: make one of them a real schema",
-                )
-            for pointer, raw in resolved.changes:
-                for where, reason in schemacheck.problems(raw):
-                    raise source.error(f"{pointer}{where}", reason)
-                change = changes_module.parse(
-                    raw,
-                    source.shown,
-                    source.line(pointer),
-                    {key: source.line(f"{pointer}/{key}") for key in raw},
-                )
-                wrong = changes_module.version_problem(change, table)
-                if wrong is not None:
-                    key, reason = wrong
-                    raise SourceError(source.shown, change.line_of(key), reason)
-        except UsageError as exc:
-            error = _as_source_error(source, exc)
-            found.setdefault((error.line, unversioned(error.reason, version)), set()).add(version)
+                ),
+            )
+        for pointer, raw in resolved.changes:
+            try:
+                _check_change(source, table, pointer, raw)
+            except UsageError as exc:
+                record(version, exc)
     targeted = set(source.declared_versions())
     return [
         SourceError(source.shown, line, versioned(template, versions, targeted))
         for (line, template), versions in found.items()
     ]
+
+
+def _check_definition(source: SchemaSource, name: str, definition: Any) -> None:
+    pointer = f"/definitions/{name}"
+    if not isinstance(definition, dict):
+        raise source.error(pointer, f"definition `{name}` must be a JSON Schema object (a mapping)")
+    for where, reason in schemacheck.problems(definition):
+        raise source.error(f"{pointer}{where}", reason)
+
+
+def _check_change(source: SchemaSource, table: Any, pointer: str, raw: Any) -> None:
+    for where, reason in schemacheck.problems(raw):
+        raise source.error(f"{pointer}{where}", reason)
+    change = changes_module.parse(
+        raw,
+        source.shown,
+        source.line(pointer),
+        {key: source.line(f"{pointer}/{key}") for key in raw} if isinstance(raw, dict) else {},
+    )
+    wrong = changes_module.version_problem(change, table)
+    if wrong is not None:
+        key, reason = wrong
+        raise SourceError(source.shown, change.line_of(key), reason)
 
 
 def problems_of(source: SchemaSource) -> list[SourceError]:

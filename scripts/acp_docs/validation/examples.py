@@ -280,6 +280,21 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
     return report
 
 
+def held_back(found: list[Finding], path: str, causes: list[str]) -> list[Finding]:
+    """A page's example findings, or one note in their place while a schema source cannot be
+    used: every example is judged by the schemas the sources make, so each of its failures
+    would only echo the source's own error (one finding per cause)."""
+    if not causes or not found:
+        return found
+    first = min(found)
+    shown = " and ".join(sorted(set(causes)))
+    message = (
+        f"{len(found)} example problem(s) here not reported while {shown} cannot be used:"
+        " examples are judged by the schemas it makes; fix it first"
+    )
+    return [Finding(path, first.line, first.col, CHECK, message, f"{CHECK}/held-back", "note")]
+
+
 def check_rendered(text: str, html: str, path: str, schemas: SchemaSet) -> ExampleReport:
     """Check every block that `html`, the rendering of the Markdown `text`, shows."""
     report = ExampleReport()
