@@ -44,7 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _ended(signum: int, _frame: FrameType | None) -> None:
-    """Told to end (`timeout`, a CI job cancelled): end the tools running too, then exit."""
+    """Told to end (`timeout`, a CI job cancelled): end the tools running too, then exit.
+
+    A tool being started is registered first: the signal is raised again right after."""
+    if runner.defer(signum):
+        return
     runner.stop_all()
     os._exit(128 + signum)
 

@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -177,16 +177,17 @@ def _spawn(
         entries = full_env["PYTHONPATH"].split(os.pathsep)
         full_env["PYTHONPATH"] = os.pathsep.join(import_path_outside(cwd, entries))
     try:
-        process = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env=full_env,
-            stdin=subprocess.PIPE if piped_stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        _LIVE.add(process.pid)
+        with _registering():
+            process = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                env=full_env,
+                stdin=subprocess.PIPE if piped_stdin else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            _LIVE.add(process.pid)
         return process
     except FileNotFoundError:
         raise ToolFailure(tool, f"`{argv[0]}` is not installed", fix) from None
@@ -242,13 +243,20 @@ def _fork_module(
             stream.flush()
     out_read, out_write = os.pipe()
     err_read, err_write = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        for fd in (out_read, out_write, err_read, err_write):
-            os.close(fd)
-        raise
+    with _registering():
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (out_read, out_write, err_read, err_write):
+                os.close(fd)
+            raise
+        if pid != 0:
+            with contextlib.suppress(OSError):
+                os.setpgid(pid, pid)  # also here, so a timeout never finds the group missing
+            _LIVE.add(pid)
     if pid == 0:  # the child: from here on it only ever leaves through os._exit
+        global _starting
+        _starting, _deferred[:] = 0, []  # the parent's bookkeeping, not the child's
         status = 70
         try:
             os.setpgid(0, 0)
@@ -263,9 +271,6 @@ def _fork_module(
             os._exit(status & 0xFF if isinstance(status, int) else 1)
     for fd in (out_write, err_write):
         os.close(fd)
-    with contextlib.suppress(OSError):
-        os.setpgid(pid, pid)  # also here, so a timeout never finds the group missing
-    _LIVE.add(pid)
     return pid, out_read, err_read
 
 
@@ -341,6 +346,33 @@ def _finish_forked(
 
 _LIVE: set[int] = set()
 """The process groups of the children started and not yet waited for (`stop_all`)."""
+_starting = 0
+"""Children being started and not yet in `_LIVE`: a signal that would end us now waits."""
+_deferred: list[int] = []
+
+
+@contextlib.contextmanager
+def _registering() -> Iterator[None]:
+    """Start a child and put it in `_LIVE` as one step, as far as an ending signal sees:
+    a signal that comes in between is raised again once the child is registered, so
+    `stop_all` never misses a child that was already running."""
+    global _starting
+    _starting += 1
+    try:
+        yield
+    finally:
+        _starting -= 1
+        if not _starting and _deferred:
+            os.kill(os.getpid(), _deferred.pop())
+
+
+def defer(signum: int) -> bool:
+    """For a signal handler about to end the process: True (and the signal held until the
+    child is registered) while a child is being started."""
+    if _starting:
+        _deferred.append(signum)
+        return True
+    return False
 
 
 def stop_all() -> None:
