@@ -143,7 +143,9 @@ def test_a_second_rfd_with_another_kind_of_change_is_validated_and_published(
         in line
     )
     number = int(line.split(":")[1])
-    assert 'title="ClientSessionCapabilities (v1)"' in rfd.read_text().splitlines()[number - 1]
+    # At the member itself, the line after the fence that declares the block.
+    assert '"maxLabels": "3"' in rfd.read_text().splitlines()[number - 1]
+    assert 'title="ClientSessionCapabilities (v1)"' in rfd.read_text().splitlines()[number - 2]
 
 
 @pytest.mark.build

@@ -561,7 +561,7 @@ CASES = [
         EXAMPLES,
         1,
         "docs/hostile.md",
-        3,
+        4,  # the member, on the line after the fence
         "should be non-empty",
         sample=True,
     ),
@@ -585,7 +585,7 @@ CASES = [
         EXAMPLES,
         1,
         "docs/hostile.md",
-        3,
+        4,  # the member, on the line after the fence
         "is not of type 'string'",
         sample=True,
     ),
@@ -595,7 +595,7 @@ CASES = [
         EXAMPLES,
         1,
         "docs/hostile.md",
-        3,
+        4,  # the member, on the line after the fence
         "'text' is a required property",
         sample=True,
     ),

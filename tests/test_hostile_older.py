@@ -103,7 +103,7 @@ def test_json_blocks_in_list_items_are_checked_at_their_lines(sample_copy: Path)
     marker_line = lines.pop(3)  # `- ```json` is inline code for Markdown: not a block
     before = snapshot(sample_copy)
     alone, built = _examples_both_ways(sample_copy, "docs/hostile.md")
-    expected = {f"docs/hostile.md:{n}" for n in lines}
+    expected = {f"docs/hostile.md:{n + 1}" for n in lines}  # the member, after each fence
     assert {":".join(p.split(":")[:2]) for p in alone} == expected
     assert {":".join(p.split(":")[:2]) for p in built if p.startswith("docs/")} == expected
     assert f"docs/hostile.md:{marker_line}" not in {":".join(p.split(":")[:2]) for p in alone}
@@ -128,7 +128,8 @@ def test_fence_attributes_are_read_as_the_renderer_reads_them(sample_copy: Path)
     alone, built = _examples_both_ways(sample_copy, "docs/hostile.md")
     lines = {int(p.split(":")[1]) for p in alone}
     # linenums: the line number is not part of the JSON; data-title in options: not a block.
-    assert lines == {braces, ordered, undeclared}, alone
+    # A problem of a payload is at its member (the line after the fence); "undeclared" at it.
+    assert lines == {braces + 1, ordered + 1, undeclared}, alone
     assert {p for p in built if p.startswith("docs/")} == alone
     result = acp(["examples", "docs/hostile.md"], cwd=sample_copy)
     assert f"docs/hostile.md:{undeclared}:1: undeclared JSON block" in result.stdout
@@ -143,9 +144,9 @@ def test_paths_on_the_command_line_are_relative_to_the_current_folder(sample_cop
     before = snapshot(sample_copy)
     rfds = sample_copy / "rfds"
     up = acp(["examples", "../docs/hostile.md"], cwd=rfds)
-    assert up.returncode == 1 and up.stdout.startswith("docs/hostile.md:3:1:"), up.stdout
+    assert up.returncode == 1 and up.stdout.startswith("docs/hostile.md:4:2:"), up.stdout
     here = acp(["examples", "./hostile.md"], cwd=sample_copy / "docs")
-    assert here.returncode == 1 and "docs/hostile.md:3:1:" in here.stdout, here.stderr
+    assert here.returncode == 1 and "docs/hostile.md:4:2:" in here.stdout, here.stderr
     out = acp(["examples", "../../outside.md"], cwd=rfds)
     no_traceback(out)
     assert out.returncode == 2 and "../../outside.md: outside the checkout" in out.stderr

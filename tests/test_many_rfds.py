@@ -56,7 +56,7 @@ def test_a_v2_rfd_is_built_linted_validated_spelt_and_listed(repo_copy: Path) ->
     assert result.returncode == 1
     assert f"{shown}:{typo}:" in result.stdout and "'wrok'" in result.stdout
     # A v2 RFD's examples are v2 when they name no version, and never v1.
-    assert f"{shown}:{fence}:1: [v2 SessionUpdate]" in result.stdout, result.stdout
+    assert f"{shown}:{fence + 1}:1: [v2 SessionUpdate]" in result.stdout, result.stdout
     assert f"{shown}:{v1_fence}:1: this RFD changes v2 alone" in result.stdout
 
 

@@ -123,17 +123,15 @@ def test_an_invalid_example_is_noted_under_its_code_block(served) -> None:
         first = html.unescape(note[: note.index("</aside>")])
         assert "examples/invalid-payload" in first
         assert "42 is not of type 'string'" in first
-        # The terminal names the block's opening fence, a line or two above the bad value.
+        # The terminal names the bad member itself: its line and column.
         said = re.search(
-            rf"{RFD}:(\d+):\d+: \[v1 ClientSessionCapabilities\] /{SAMPLE.prop}/badges/0/text",
+            rf"{RFD}:(\d+):(\d+): \[v1 ClientSessionCapabilities\] /{SAMPLE.prop}/badges/0/text",
             served.log(),
         )
         assert said is not None
-        fence = int(said.group(1))
+        line, col = int(said.group(1)), int(said.group(2))
         lines = (served.root / RFD).read_text(encoding="utf-8").split("\n")
-        assert lines[fence - 1].startswith("```json") and '"text": 42' in "".join(
-            lines[fence : fence + 4]
-        )
+        assert lines[line - 1][col - 1 :].startswith('"text": 42'), lines[line - 1]
 
 
 def test_broken_links_and_anchors_are_noted_and_located_in_the_terminal(served) -> None:
