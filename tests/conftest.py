@@ -813,7 +813,7 @@ def _guard(tier: str, what: str) -> None:
     item = _running[-1]
     message = (
         f"{item.nodeid} {what}, but is not marked `{tier}`: add @pytest.mark.{tier}"
-        " (see the Tests section of README.md)"
+        " (see 'Tests' in docs/tooling/project.md)"
     )
     item.stash[_TIER_VIOLATION] = message
     if _violations:  # a forked child's stash never reaches pytest: its file does
