@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -118,16 +119,21 @@ written as text, and `<b>code</b>` in code.
 """
 
 
-def _hostile_site(tmp_path: Path) -> tuple[Path, str]:
+def _built_with(tmp_path: Path, name: str, text: str, *flags: str) -> tuple[Path, Any]:
+    """A copy of the repository with `docs/tooling/<name>.md` in its nav, built: (site, run)."""
     repo = copy_repo(tmp_path)
-    (repo / "docs" / "tooling" / "hostile.md").write_text(HOSTILE_PAGE, encoding="utf-8")
+    (repo / "docs" / "tooling" / f"{name}.md").write_text(text, encoding="utf-8")
     replace_in(
         repo / "mkdocs.yml",
         "      - Checks: tooling/checks.md\n",
-        "      - Checks: tooling/checks.md\n      - Hostile: tooling/hostile.md\n",
+        f"      - Checks: tooling/checks.md\n      - tooling/{name}.md\n",
     )
     site = tmp_path / "site"
-    result = run(["mkdocs", "build", "--site-dir", str(site)], cwd=repo)
+    return site, run(["mkdocs", "build", *flags, "--site-dir", str(site)], cwd=repo)
+
+
+def _hostile_site(tmp_path: Path) -> tuple[Path, str]:
+    site, result = _built_with(tmp_path, "hostile", HOSTILE_PAGE)
     assert result.returncode == 0, result.stderr
     return site, result.stderr
 
@@ -166,16 +172,8 @@ def test_nothing_a_hostile_page_holds_reaches_the_pages_for_agents(tmp_path: Pat
 def test_a_title_that_forges_a_link_in_llms_txt_is_a_finding_and_not_published(
     tmp_path: Path,
 ) -> None:
-    repo = copy_repo(tmp_path)
     forged = "---\ntitle: 'x](javascript:alert(1)) [y'\n---\n\n# Forged\n\nA page.\n"
-    (repo / "docs" / "tooling" / "forged.md").write_text(forged, encoding="utf-8")
-    replace_in(
-        repo / "mkdocs.yml",
-        "      - Checks: tooling/checks.md\n",
-        "      - Checks: tooling/checks.md\n      - tooling/forged.md\n",
-    )
-    site = tmp_path / "site"
-    result = run(["mkdocs", "build", "--strict", "--site-dir", str(site)], cwd=repo)
+    site, result = _built_with(tmp_path, "forged", forged, "--strict")
     assert result.returncode != 0
     assert "llms.txt" in result.stderr and "'javascript'" in result.stderr, result.stderr
     assert "javascript:" not in (site / "llms.txt").read_text(encoding="utf-8")
