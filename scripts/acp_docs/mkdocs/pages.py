@@ -139,9 +139,10 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
             found = memo.remembered(f"examples:{shown}", key, check)
         else:
             found = check()
-        causes = [s.shown for s in loaded.sources if not s.usable]
-        causes += [f.path for f in schemas.problems if f.level == "error"]
-        for finding in examples.held_back(found, shown, causes):
+        causes = [examples.unusable(s) for s in loaded.sources if not s.usable]
+        owner, _rfd = proposal.owner(page.meta, loaded.rfds)
+        own = next((r.slug for r in loaded.rfds if r.shown == shown), owner)
+        for finding in examples.held_back(found, shown, causes, own):
             state.report(finding)
     links.check_page(state, page, files, shown, text)
     for finding in apipages.refusals(shown, text, content):

@@ -280,19 +280,60 @@ def check_block(block: CodeBlock, path: str, schemas: SchemaSet) -> ExampleRepor
     return report
 
 
-def held_back(found: list[Finding], path: str, causes: list[str]) -> list[Finding]:
-    """A page's example findings, or one note in their place while a schema source cannot be
-    used: every example is judged by the schemas the sources make, so each of its failures
-    would only echo the source's own error (one finding per cause)."""
+@dataclass(frozen=True)
+class Unusable:
+    """A schema source that cannot be used: its file, its RFD, and the names it would define."""
+
+    shown: str
+    slug: str
+    names: frozenset[str]
+
+
+def unusable(source: Any) -> Unusable:
+    """What a source that cannot be used would have brought: its definitions, tags, members."""
+    names: set[str] = set()
+    data = source.data if isinstance(getattr(source, "data", None), dict) else {}
+    defined = data.get("definitions")
+    names.update(n for n in (defined if isinstance(defined, dict) else ()) if isinstance(n, str))
+    for change in data.get("changes") or []:
+        if isinstance(change, dict):
+            for key in ("tag", "property", "name", "fields", "definition"):
+                if isinstance(change.get(key), str):
+                    names.add(change[key])
+    return Unusable(source.shown, source.slug, frozenset(names))
+
+
+def held_back(
+    found: list[Finding], path: str, causes: list[Unusable], owner: str | None = None
+) -> list[Finding]:
+    """A page's example findings, less those a schema source that cannot be used causes,
+    which become one note: every example is judged by the schemas the sources make, so each
+    such failure would only echo the source's own error (one finding per cause).
+
+    A finding is the source's doing on a page of its own RFD (`owner`), or when it names
+    something the source would define."""
     if not causes or not found:
         return found
-    first = min(found)
-    shown = " and ".join(sorted(set(causes)))
+    mine = [c for c in causes if c.slug == owner]
+
+    def caused(finding: Finding) -> bool:
+        return bool(mine) or any(
+            re.search(rf"\b{re.escape(name)}\b", finding.message)
+            for cause in causes
+            for name in cause.names
+        )
+
+    echoes = [f for f in found if caused(f)]
+    if not echoes:
+        return found
+    first = min(echoes)
+    shown = " and ".join(sorted({c.shown for c in (mine or causes)}))
     message = (
-        f"{len(found)} example problem(s) here not reported while {shown} cannot be used:"
+        f"{len(echoes)} example problem(s) here not reported while {shown} cannot be used:"
         " examples are judged by the schemas it makes; fix it first"
     )
-    return [Finding(path, first.line, first.col, CHECK, message, f"{CHECK}/held-back", "note")]
+    note = Finding(path, first.line, first.col, CHECK, message, f"{CHECK}/held-back", "note")
+    return [f for f in found if not caused(f)] + [note]
 
 
 def check_rendered(text: str, html: str, path: str, schemas: SchemaSet) -> ExampleReport:
