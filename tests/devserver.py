@@ -17,7 +17,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-START_TIMEOUT = 60.0
+START_TIMEOUT = 120.0
 
 
 def free_port() -> int:
@@ -82,7 +82,7 @@ class DevServer:
             return None
 
     def wait_for(
-        self, path: str, condition: Callable[[str | None], bool], timeout: float = 30.0
+        self, path: str, condition: Callable[[str | None], bool], timeout: float = 120.0
     ) -> str | None:
         """Poll `path` until `condition` holds for its text; that text (TimeoutError if never)."""
         deadline = time.monotonic() + timeout

@@ -43,7 +43,7 @@ def served(sample_template: Path, tmp_path_factory: pytest.TempPathFactory) -> I
     require_tool("aspell", "Aspell")
     copy = copy_sample(sample_template, tmp_path_factory.mktemp("serve"))
     with DevServer(copy) as server:
-        page = server.wait_for(RFD_PAGE, lambda page: page is not None, 60)
+        page = server.wait_for(RFD_PAGE, lambda page: page is not None, 120)
         if not _clean(page):  # each test would wait for a clean page in vain
             log = server.log().splitlines()
             located = [line for line in log if re.search(r"\S\.\w+:\d+:\d+", line)]
@@ -73,7 +73,7 @@ def edited(server: DevServer, path: str, old: str, new: str, settle: bool = True
     finally:
         file.write_text(before, encoding="utf-8")
         if settle:
-            server.wait_for(RFD_PAGE, _clean, 30)
+            server.wait_for(RFD_PAGE, _clean, 120)
 
 
 def _notes(page: str) -> dict[str, str]:
@@ -300,7 +300,7 @@ def test_adding_the_word_to_the_word_list_clears_its_note_without_editing_the_pa
         words = sorted({*before.split(), "Zorblaxian"})
         wordlist.write_text("\n".join(words) + "\n", encoding="utf-8")
         try:
-            page = served.wait_for(RFD_PAGE, _clean, 30)
+            page = served.wait_for(RFD_PAGE, _clean, 120)
             assert "Zorblaxian" in page and "not sorted" not in page
         finally:
             wordlist.write_text(before, encoding="utf-8")
