@@ -358,3 +358,21 @@ def test_a_prettier_configuration_that_is_no_regular_file_is_named(tree: Path) -
     result = acp(["check", "--upstream", str(tree), "--only", "upstream-prettier"])
     no_traceback(result)
     assert ".prettierrc:1:1: .prettierrc is not a regular file" in result.stdout, result.stdout
+
+
+def test_a_cache_entry_that_is_not_an_answer_is_read_as_missing_and_made_again(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A cache is input: the CI's cache is restored from GitHub, which scopes it to the ref
+    # that wrote it. Whatever is in it, an entry that is not an answer for its page is
+    # never taken as one.
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(cache))
+    _status, cold = _findings(tree)
+    entries = [p for p in cache.rglob("*.json") if p.is_file()]
+    assert entries
+    for number, entry in enumerate(entries):
+        poison = ["{not json", "[]", '{"path": "docs/elsewhere.mdx", "blocks": []}'][number % 3]
+        entry.write_text(poison)
+    _status, again = _findings(tree)
+    assert again == cold
