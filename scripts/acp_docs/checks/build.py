@@ -24,6 +24,7 @@ CHECK = Check(
         "build/autodoc": "Link to the API reference instead: its pages are generated from"
         " the package (docs/tooling/api/index.md).",
         "build/api-source": "Make it a regular file of the package (no link, FIFO or giant file).",
+        "build/agent-page": "Write the text as text: the page for agents may hold no markup.",
     },
     docs="build",
     order=60,

@@ -14,6 +14,7 @@ CHECK = Check(
     rules={
         "examples": "Fix the JSON, or declare what the block is in its title ('Invalid ...',"
         " 'Lenient ...', 'Not a payload: ...').",
+        "examples/held-back": "Fix the schema source the note names; its examples follow.",
     },
     docs="examples",
     order=30,

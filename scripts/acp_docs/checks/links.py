@@ -16,6 +16,7 @@ CHECK = Check(
         "links/scheme": "Use an https:, http: or mailto: address, or a relative link.",
         "links/not-in-nav": "Add the page to `nav` in mkdocs.yml.",
         "links/unknown-rfd": "Name an RFD of rfds/ in the page's front matter.",
+        "links/agent-link": "Give the page a title that is plain text: llms.txt links to it.",
     },
     docs="links",
     order=50,

@@ -15,6 +15,7 @@ CHECK = Check(
         "rfds/shadowed": "Keep RFDs in rfds/ only: remove the copy in docs/.",
         "rfds/link": "Make the RFD a file of its own, not a link to another.",
         "rfds/unknown-folder": "Move the RFDs to rfds/ or to their version's folder.",
+        "rfds/placeholder": "Replace the template's guidance with the RFD's own text.",
     },
     docs="rfds",
     order=40,
