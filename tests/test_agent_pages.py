@@ -203,3 +203,21 @@ def test_review_finds_raw_html_other_schemes_and_links_to_nothing(tmp_path: Path
     problems = agentfiles.review(text, tmp_path)
     assert [(p.line, p.link) for p in problems] == [(4, True), (5, False), (7, False)]
     assert agentfiles.review("a <b>c</b>\n")[0].message.startswith("raw HTML")
+
+
+@pytest.mark.build
+def test_llms_txt_lists_the_pages_whichever_order_the_plugins_are_listed_in(
+    tmp_path: Path,
+) -> None:
+    repo = copy_repo(tmp_path)
+    config = repo / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    block = "  - llmstxt:\n      full_output: llms-full.txt\n      sections: {}\n"
+    assert block in text
+    text = text.replace(block, "").replace("  - search\n", "  - search\n" + block, 1)
+    config.write_text(text, encoding="utf-8")
+    site = tmp_path / "site"
+    result = run(["mkdocs", "build", "--strict", "--site-dir", str(site)], cwd=repo)
+    assert result.returncode == 0, result.stderr
+    listed = [ln for ln in (site / "llms.txt").read_text().splitlines() if ln.startswith("- [")]
+    assert len(listed) >= 10 and any("/tooling/checks/" in ln for ln in listed)

@@ -105,7 +105,15 @@ def sections(nav: Any, files: Files) -> dict[str, list[dict[str, str]]]:
 
 
 def fill(config: Any, files: Files) -> None:
-    """Give the `llmstxt` plugin, when it is enabled, the sections of this build's navigation."""
+    """Give the `llmstxt` plugin, when it is enabled, the sections of this build's navigation.
+
+    Listed after `acp-docs` in `mkdocs.yml`, it reads them in its own `on_files`, which
+    runs next; listed before, it has read them already, so it is asked to read them again.
+    """
     plugin = config["plugins"].get(PLUGIN)
-    if plugin is not None:
-        plugin.config.sections = sections(config.get("nav"), files)
+    if plugin is None:
+        return
+    plugin.config.sections = sections(config.get("nav"), files)
+    names = list(config["plugins"])
+    if names.index(PLUGIN) < names.index("acp-docs"):
+        plugin.on_files(files, config=config)
