@@ -101,6 +101,21 @@ def run(
     )
 
 
+def actions_step(
+    script: str, cwd: Path, env: dict[str, str], timeout: int = 600
+) -> subprocess.CompletedProcess[str]:
+    """A workflow's `run:` script as the GitHub runner runs it (bash -e -o pipefail), with
+    `env` added to this environment."""
+    return subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+        cwd=cwd,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
 def acp(
     args: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -4,12 +4,11 @@ composite action, each run here as pre-commit and GitHub would run it."""
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, actions_step, run
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
 ACTION = ROOT / ".github" / "actions" / "acp-docs-upstream" / "action.yml"
@@ -31,13 +30,7 @@ def test_the_hook_is_one_pre_commit_can_run_from_its_copy_of_this_repository() -
 def test_the_hooks_entry_checks_the_tree_it_runs_in(upstream_sample: Path) -> None:
     # As pre-commit runs it: the entry of the hook repository, in the user's repository.
     entry = ROOT / _hook()["entry"]
-    result = subprocess.run(
-        [str(entry), "--only", "upstream-links"],
-        cwd=upstream_sample,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run([str(entry), "--only", "upstream-links"], cwd=upstream_sample)
     assert result.returncode == 1, result.stderr
     assert "docs/protocol/v1/overview.mdx" in result.stdout
     assert "link '/protocol/v1/gone'" in result.stdout
@@ -59,7 +52,6 @@ def test_the_actions_script_annotates_summarizes_and_fails_on_a_tree(
     summary = tmp_path / "summary.md"
     action_path = ACTION.parent
     env = {
-        **os.environ,
         "GITHUB_ACTIONS": "true",
         "GITHUB_ACTION_PATH": str(action_path),
         "GITHUB_STEP_SUMMARY": str(summary),
@@ -69,14 +61,7 @@ def test_the_actions_script_annotates_summarizes_and_fails_on_a_tree(
         "ACP_DOCS_MIN_LEVEL": "warning",
     }
     step = yaml.safe_load(ACTION.read_text())["runs"]["steps"][1]["run"]
-    result = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    result = actions_step(step, tmp_path, env)
     assert result.returncode == 1, result.stderr
     assert "::error file=docs/protocol/v1/overview.mdx" in result.stdout
     assert "::notice" not in result.stdout

@@ -332,3 +332,13 @@ def test_a_v2_tag_in_a_v1_block_says_which_fence_to_write(tree: Path) -> None:
         "[v1 SessionUpdate] 'state_update' is a sessionUpdate of v2, not v1: tag the fence"
         " `json v2`, or move the block to a v2 page"
     ]
+
+
+def test_redirect_sources_match_as_mintlify_reads_them_however_many_there_are() -> None:
+    from acp_docs.upstream.nav import Nav
+
+    nav = Nav()
+    # Many sources, as a docs.json of a pull request may list: each link is still one walk.
+    nav.redirects = {f"r{n}/:slug*" for n in range(20_000)} | {"a/:x/b", "exact/page"}
+    assert [nav.redirected(r) for r in ("r7", "r7/z/y", "a/q/b", "exact/page")] == [True] * 4
+    assert [nav.redirected(r) for r in ("a/q", "a/q/b/c", "exact", "rr7/z")] == [False] * 4

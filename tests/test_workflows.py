@@ -22,7 +22,7 @@ import yaml
 from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.reporters import Report, github, json_report
 
-from conftest import ROOT
+from conftest import ROOT, actions_step
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 CHECK_REPORT = ROOT / "scripts" / "check_report.py"
@@ -212,19 +212,11 @@ def _run_check_step(folder: Path) -> tuple[subprocess.CompletedProcess[str], str
     script = _step(_jobs()["check"], "acp-docs check")["run"]
     summary = folder / "summary.md"
     env = {
-        **os.environ,
         "GITHUB_ACTIONS": "true",
         "RUNNER_TEMP": str(folder / "runner"),
         "GITHUB_STEP_SUMMARY": str(summary),
     }
-    result = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = actions_step(script, folder, env)
     return result, summary.read_text() if summary.exists() else ""
 
 

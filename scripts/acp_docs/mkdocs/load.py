@@ -22,7 +22,7 @@ from acp_docs.policy import frontmatter
 from acp_docs.rfds import model as rfds
 from acp_docs.schema import drift, merge
 from acp_docs.sources import filetree
-from acp_docs.validation.examples import held_back, unusable
+from acp_docs.validation.examples import held_back
 from acp_docs.validation.payloads import check_fixtures, fixture_files
 from acp_docs.validation.schemaset import SchemaSet
 
@@ -83,7 +83,7 @@ def load(state: BuildState, root: Path) -> Loaded:
             (schema_key, memo.digest_of(fixtures)),
             lambda: check_fixtures(root, schemas),
         )
-        causes = [unusable(s) for s in sources if not s.usable]
+        causes = loaded.unusable
         first = min(checked).path if checked else ""
         # The fixtures are the RFDs' own: while one source cannot be used, none is judged.
         owner = causes[0].slug if causes else None

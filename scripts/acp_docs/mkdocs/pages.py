@@ -139,10 +139,9 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
             found = memo.remembered(f"examples:{shown}", key, check)
         else:
             found = check()
-        causes = [examples.unusable(s) for s in loaded.sources if not s.usable]
-        owner, _rfd = proposal.owner(page.meta, loaded.rfds)
-        own = next((r.slug for r in loaded.rfds if r.shown == shown), owner)
-        for finding in examples.held_back(found, shown, causes, own):
+        shows = loaded.rfd_of(page.file)
+        own = shows.slug if shows is not None else proposal.owner(page.meta, loaded.rfds)[0]
+        for finding in examples.held_back(found, shown, loaded.unusable, own):
             state.report(finding)
     links.check_page(state, page, files, shown, text)
     for finding in apipages.refusals(shown, text, content):

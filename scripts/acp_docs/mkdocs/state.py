@@ -30,6 +30,7 @@ from acp_docs.schema.changes import MergeRefused
 from acp_docs.schema.source import SchemaSource
 from acp_docs.sources import filetree
 from acp_docs.sources.textfile import UnreadableFile
+from acp_docs.validation.examples import Unusable, unusable
 from acp_docs.validation.schemaset import SchemaSet
 
 
@@ -61,6 +62,11 @@ class Loaded:
         if file.src_dir != str(self.repo.root):
             return None
         return next((r for r in self.rfds if r.docs_path == file.src_uri), None)
+
+    @property
+    def unusable(self) -> list[Unusable]:
+        """The schema sources that cannot be used, with what each would have defined."""
+        return [unusable(source) for source in self.sources if not source.usable]
 
     def ours(self, file: File) -> bool:
         """True for a file the plugin added from the checkout (an RFD), not one of docs/."""

@@ -35,13 +35,20 @@ class Nav:
     roots: set[str] = field(default_factory=set)
     """The pages groups open on (`"root"`): landing pages of a group, not RFDs of their own."""
 
+    _trie: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
     def redirected(self, route: str) -> bool:
         """True when a redirect's source matches `route`: exactly, or with `:name` standing
-        for one segment and `:name*` for any number of them."""
+        for one segment and `:name*` for any number of them.
+
+        The sources are read once into a tree of segments, so a link costs the length of
+        its route, however many redirects `docs.json` lists.
+        """
         if route in self.redirects:
             return True
-        parts = route.split("/") if route else []
-        return any(_matches(source.split("/"), parts) for source in self.redirects)
+        if self._trie is None:
+            self._trie = _trie(self.redirects)
+        return _matches(self._trie, route.split("/") if route else [])
 
     def is_rfd(self, route: str) -> bool:
         """True for an RFD page: under `rfds/`, not an index, about, updates or group root page."""
@@ -126,16 +133,40 @@ def read(tree: Tree) -> Nav:
     return nav
 
 
-def _matches(pattern: list[str], parts: list[str]) -> bool:
-    """Whether route `parts` match a redirect source's segments, in linear time."""
-    for index, segment in enumerate(pattern):
-        if segment.startswith(":") and segment.endswith("*"):
-            return index == len(pattern) - 1 and len(parts) >= index  # the rest, if any
-        if index >= len(parts):
-            return False
-        if not segment.startswith(":") and segment != parts[index]:
-            return False
-    return len(parts) == len(pattern)
+_PARAM, _REST, _END = ":", "*", ""
+"""Trie keys: any one segment, the rest of the route (zero segments or more), the end."""
+
+
+def _trie(sources: set[str]) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for source in sources:
+        node = root
+        for segment in source.split("/") if source else []:
+            if segment.startswith(":") and segment.endswith("*"):
+                node[_REST] = True
+                break
+            key = _PARAM if segment.startswith(":") else "=" + segment
+            node = node.setdefault(key, {})
+        else:
+            node[_END] = True
+    return root
+
+
+def _matches(trie: dict[str, Any], parts: list[str]) -> bool:
+    """Whether route `parts` match a source in `trie`; each (node, place) is tried once."""
+    todo, seen = [(trie, 0)], set()
+    while todo:
+        node, index = todo.pop()
+        if (id(node), index) in seen:
+            continue
+        seen.add((id(node), index))
+        if node.get(_REST) or (index == len(parts) and node.get(_END)):
+            return True
+        if index < len(parts):
+            for key in ("=" + parts[index], _PARAM):
+                if key in node:
+                    todo.append((node[key], index + 1))
+    return False
 
 
 _STRING = re.compile(blocks.STRING, re.S)

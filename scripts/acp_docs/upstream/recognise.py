@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from acp_docs.core import protocols
 from acp_docs.upstream.nav import RFDS_TAB, Nav
 from acp_docs.upstream.tree import Tree
+from acp_docs.upstream.treeschemas import tree_file
 
 ACP_NAME = "agent client protocol"
 ACP_ONLY = ("upstream-examples", "upstream-template")
@@ -33,8 +34,7 @@ def recognise(tree: Tree, nav: Nav) -> Recognised:
     """Whether `tree` is ACP's, with the reason."""
     for version in protocols.VERSIONS.values():
         rel = version.base_files["stable"]
-        path = tree.root / rel
-        if path.is_file() and not path.is_symlink():
+        if tree_file(tree.root, rel) is not None:
             return Recognised(True, f"it keeps ACP's {rel}")
     name = tree.nav.get("name") if isinstance(tree.nav, dict) else None
     if isinstance(name, str) and ACP_NAME in name.casefold():

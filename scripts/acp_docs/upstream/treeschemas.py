@@ -52,7 +52,7 @@ class Chosen:
         return out
 
 
-def _tree_file(root: Path, rel: str) -> Path | None:
+def tree_file(root: Path, rel: str) -> Path | None:
     """The tree's file at `rel` when it is a regular file of the tree reached through no link."""
     path = root / rel
     try:
@@ -89,7 +89,7 @@ def choose(root: Path) -> Chosen:
     for channel in protocols.CHANNELS:
         for version in protocols.VERSIONS.values():
             rel = version.base_files[channel]
-            mine = _tree_file(root, rel)
+            mine = tree_file(root, rel)
             if mine is not None:
                 picks[(version.name, channel)] = (mine, rel)
             else:
