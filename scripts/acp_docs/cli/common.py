@@ -71,8 +71,11 @@ def check_output(path: Path) -> None:
 def findings_command(args: argparse.Namespace, findings: list[Finding], what: str) -> int:
     """Print `findings`, say how many `what` found; the exit status they give."""
     emit(args, findings)
-    say(f"{what}: {len(findings)} problem(s)")
-    return FOUND if any(f.fails for f in findings) else OK
+    failing = sum(1 for f in findings if f.fails)
+    others = len(findings) - failing
+    said = f", {others} warning(s) or note(s)" if others else ""
+    say(f"{what}: {failing} problem(s){said}")
+    return FOUND if failing else OK
 
 
 def in_checkout(repo: Repo, path: Path) -> Path:

@@ -218,7 +218,9 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         if self.serving:
             shown = state.shown(page.file)
             mine = [f for f in state.findings if f.path == shown]
-            elsewhere = [f for f in state.findings if f.path != shown]
+            # Other pages' warnings and notes stay on their own pages: a banner on every page
+            # is for what fails the check.
+            elsewhere = [f for f in state.findings if f.path != shown and f.fails]
             urls = {
                 path: file.url_relative_to(page.file) for path, file in state.page_files.items()
             }
