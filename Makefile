@@ -11,15 +11,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 export NO_MKDOCS_2_WARNING := 1
-# Checks leave the checkout byte for byte as it was: Python bytecode is kept in
-# the cache folder outside it (see scripts/acp_docs/core/cachedir.py).
-export PYTHONPYCACHEPREFIX ?= $(or $(ACP_DOCS_CACHE_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/acp-docs)/pycache
-# Kept in that folder, so emptying the cache folder compiles again.
-PYC_STAMP := $(PYTHONPYCACHEPREFIX)$(abspath $(VENV))/.acp-docs-bytecode
+# Compiled Python is never taken from the cache folder (anyone may have written it):
+# the packages' bytecode is in .venv, this project's is compiled by `make setup`.
 
 .PHONY: setup system-deps serve build test test-fast check lint format lock bench bench-upstream clean session
 
-setup: $(PY_STAMP) $(PYC_STAMP) $(NODE_STAMP) system-deps
+setup: $(PY_STAMP) $(NODE_STAMP) system-deps
 	@$(BIN)/python -m compileall -q scripts/acp_docs >/dev/null 2>&1 || true
 
 $(PY_STAMP): pyproject.toml scripts/requirements.lock
@@ -27,18 +24,6 @@ $(PY_STAMP): pyproject.toml scripts/requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
 		-c scripts/requirements.lock -e '.[dev]'
-	@touch $@
-
-# With the bytecode folder moved out of the checkout, Python no longer finds the
-# bytecode that ships beside its standard library: compile it (and the .venv's
-# packages) into that folder once, or every process compiles what it imports.
-# A file that does not compile (test data in some packages) is skipped silently.
-$(PYC_STAMP): $(PY_STAMP)
-	@echo "compiling Python bytecode into $(PYTHONPYCACHEPREFIX)"
-	@mkdir -p "$(dir $@)"
-	@$(BIN)/python -m compileall -q -j 0 -x '/(test|tests|idlelib|tkinter|turtledemo|lib2to3)/' \
-		$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("stdlib"), sysconfig.get_path("purelib"))') \
-		>/dev/null 2>&1 || true
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json

@@ -23,17 +23,32 @@ def test_a_fixture_behind_a_link_out_of_the_checkout_is_not_read(tmp_path: Path)
     secret = tmp_path / "secret.json"
     secret.write_text('{"secret": "s3cret"}')
     root = tmp_path / "repo"
-    _demo(root, "zz-demo/leak.json")
-    (root / "schema" / "zz-demo" / "leak.json").symlink_to(secret)
-    with pytest.raises(UsageError, match=r"schema/zz-demo/leak\.json: no such file"):
+    _demo(root, "examples/v1/valid/leak.json")
+    (root / "schema" / "examples" / "v1" / "valid").mkdir(parents=True)
+    (root / "schema" / "examples" / "v1" / "valid" / "leak.json").symlink_to(secret)
+    with pytest.raises(UsageError, match=r"schema/examples/v1/valid/leak\.json: no such file"):
         site.demo(root, "zz-demo")
 
 
-def test_a_fixture_inside_the_checkout_is_read(tmp_path: Path) -> None:
+def test_a_valid_fixture_inside_the_checkout_is_read(tmp_path: Path) -> None:
     root = tmp_path / "repo"
-    _demo(root, "zz-demo/update.json")
-    (root / "schema" / "zz-demo" / "update.json").write_text('{"sessionUpdate": "x"}')
-    assert "sessionUpdate" in site.demo(root, "zz-demo")
+    _demo(root, "examples/v2/valid/update.json")
+    (root / "schema" / "examples" / "v2" / "valid").mkdir(parents=True)
+    (root / "schema" / "examples" / "v2" / "valid" / "update.json").write_text('{"x": "y"}')
+    assert "data-acp-demo-examples" in site.demo(root, "zz-demo")
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    ["zz-demo/update.json", "examples/v1/invalid/x.json", "examples/v1/valid/../../x.json"],
+)
+def test_a_demo_sends_only_fixtures_the_examples_check_holds_valid(
+    tmp_path: Path, fixture: str
+) -> None:
+    root = tmp_path / "repo"
+    _demo(root, fixture)
+    with pytest.raises(UsageError, match="is not a valid fixture"):
+        site.demo(root, "zz-demo")
 
 
 @pytest.mark.parametrize("slug", ["../../outside", "zz-demo/../zz-demo", "/etc", "ZZ"])

@@ -13,6 +13,7 @@ import pytest
 
 from acp_docs.checks import prettier
 from acp_docs.config.repo import Repo
+from acp_docs.core import cachedir
 from acp_docs.markdown import parts as mdparts
 
 from conftest import ROOT, require_tool
@@ -289,13 +290,13 @@ def test_a_long_page_is_checked_in_parts_and_a_change_found_at_its_line(
     assert len(parts) > 3
     assert prettier.check(repo) == []
     (cache,) = (tmp_path / "cache" / "prettier").glob("*-parts.json")
-    assert len(json.loads(cache.read_text())) == len(parts)
+    assert len(cachedir.cache_dir("prettier").read_json(cache.name)) == len(parts)
     assert prettier.check(repo) == [], "a warm run sees the same"
 
     planted = f'{{"text":"Run the tests of part {PLANTED}"}}'
     page.write_text(_short_long_rfd(planted), encoding="utf-8")
     (finding,) = prettier.check(repo)
-    assert len(json.loads(cache.read_text())) == len(parts) - 1
+    assert len(cachedir.cache_dir("prettier").read_json(cache.name)) == len(parts) - 1
     line = page.read_text(encoding="utf-8").split("\n")[finding.line - 1]
     assert (finding.path, line) == ("docs/long.md", planted)
     assert "Prettier would reformat this file" in finding.message

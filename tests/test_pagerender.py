@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from mkdocs.structure.toc import AnchorLink, TableOfContents
 
+from acp_docs.core import cachedir
 from acp_docs.mkdocs.state import Link
 from acp_docs.patches import pagerender
 
@@ -145,7 +146,7 @@ def test_the_volatile_word_is_kept_as_a_slot_and_put_back(cache_dir: Path) -> No
         RENDER_CONFIG, files
     )
     (kept,) = cache_dir.glob("*.json")
-    assert "aaaa" not in kept.read_text()
+    assert "aaaa" not in str(cachedir.cache_dir("pages").read_json(kept.name))
     later = site.page("see ACPDIAGRAMbbbb", pagerender.RenderCache(), volatile="bbbb")
     later.render(RENDER_CONFIG, files)
     assert site.renders == 1 and "see ACPDIAGRAMbbbb 1" in later.content
@@ -156,27 +157,50 @@ def test_the_volatile_word_is_kept_as_a_slot_and_put_back(cache_dir: Path) -> No
     assert "bbbb" not in written.content
 
 
-def test_a_damaged_or_linked_cache_file_is_rendered_again(cache_dir: Path, tmp_path: Path) -> None:
+def test_a_damaged_planted_foreign_or_linked_cache_entry_is_rendered_again(
+    cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     files = _Files({})
     site = _Site()
     site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     (kept,) = cache_dir.glob("*.json")
-    whole = json.loads(kept.read_text())
-    kept.write_text(json.dumps({"content": 3}))
+    folder = cachedir.cache_dir("pages")
+    whole = folder.read_json(kept.name)
+    assert whole["content"].startswith("<h1 id='top'>Hello")
+    folder.write_json(kept.name, {"content": 3})  # sealed, but not a kept page
     site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     assert site.renders == 2
     site.links.clear()
     forged = [*whole["links"], {"url": "other.md#x", "forged": 1}]  # the first one restores
-    kept.write_text(json.dumps({**whole, "links": forged}))
+    folder.write_json(kept.name, {**whole, "links": forged})
     site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
     assert site.renders == 3, "a kept page that does not restore whole is rendered"
     assert [(x.url, x.occurrence) for x in site.links] == [("other.md#x", 1)], "links once"
+
+    planted = {**whole, "content": '<meta http-equiv="refresh" content="0;url=https://x.example">'}
+    kept.write_text(json.dumps(planted))  # as the cache held entries before they were sealed
+    page = site.page("Hello", pagerender.RenderCache())
+    page.render(RENDER_CONFIG, files)
+    assert site.renders == 4 and "x.example" not in page.content, "a planted entry is not used"
+
+    monkeypatch.setenv(cachedir.KEY_VARIABLE, "another person's key, 32 chars")
+    folder.write_json(kept.name, planted)  # sealed, with somebody else's key
+    monkeypatch.delenv(cachedir.KEY_VARIABLE)
+    page = site.page("Hello", pagerender.RenderCache())
+    page.render(RENDER_CONFIG, files)
+    assert site.renders == 5 and "x.example" not in page.content, "a foreign entry is not used"
+
+    folder.write_json(kept.name, whole)
     elsewhere = tmp_path / "planted.json"
-    elsewhere.write_text(kept.read_text())
+    elsewhere.write_bytes(kept.read_bytes())
     kept.unlink()
     kept.symlink_to(elsewhere)
     site.page("Hello", pagerender.RenderCache()).render(RENDER_CONFIG, files)
-    assert site.renders == 4
+    assert site.renders == 6, "a link in the cache folder is not followed"
+    other = cache_dir.parent / "elsewhere"
+    other.mkdir()
+    (other / kept.name).write_bytes(elsewhere.read_bytes())
+    assert cachedir.Folder("elsewhere", other).read(kept.name) is None, "sealed for its kind"
 
 
 HOSTILE = """# Hostile
@@ -211,7 +235,8 @@ def test_a_warm_check_finds_on_kept_pages_what_a_cold_check_found(
         return [line for line in result.stdout.splitlines() if line.startswith("docs/")]
 
     cold = findings()
-    kept = [p.read_text() for p in (tmp_path / "cache" / "pages").glob("*.json")]
+    entries = (tmp_path / "cache" / "pages").glob("*.json")
+    kept = [p.read_bytes().decode("utf-8", "replace") for p in entries]
     assert any("javascript:alert(1)" in text for text in kept), "the hostile page was kept"
     assert not any("gone.md" in text for text in kept), "a page MkDocs spoke of was not"
     said = "\n".join(cold)

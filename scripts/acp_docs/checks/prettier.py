@@ -8,6 +8,7 @@ goes through `prettier --check`.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
@@ -215,15 +216,18 @@ def _format_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) ->
             for rel, parts in long.items()
         ]
     }
-    cache = _cache_file(repo, "-parts.json")
-    result = runner.run(
-        "prettier",
-        [node, str(PARTS_SCRIPT), str(entry), str(repo.root), *([str(cache)] if cache else [])],
-        cwd=repo.root,
-        fix=FIX,
-        timeout=TIMEOUT,
-        stdin=json.dumps(request),
-    )
+    folder = cachedir.cache_dir("prettier")
+    name = hashlib.sha256(str(repo.root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    with contextlib.ExitStack() as stack:
+        cache = stack.enter_context(folder.borrowed(f"{name}-parts.json")) if folder else None
+        result = runner.run(
+            "prettier",
+            [node, str(PARTS_SCRIPT), str(entry), str(repo.root), *([str(cache)] if cache else [])],
+            cwd=repo.root,
+            fix=FIX,
+            timeout=TIMEOUT,
+            stdin=json.dumps(request),
+        )
     answers: dict[str, Answer] = {}
     for line in result.stdout.splitlines():
         try:
@@ -267,15 +271,6 @@ def _write_in_parts(repo: Repo, node: str, long: dict[str, list[mdparts.Part]]) 
             text = "\n".join(formatted.get(p.line, p.text) for p in long[rel])
             write_atomic(repo.root / rel, text)
     return problems
-
-
-def _cache_file(repo: Repo, suffix: str = "") -> Path | None:
-    """This checkout's Prettier cache file, in the cache folder (never in the tracked tree)."""
-    folder = cachedir.cache_dir("prettier")
-    if folder is None:
-        return None
-    key = hashlib.sha256(str(repo.root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return folder / f"{key}{suffix}"
 
 
 def _arguments(unseen: list[str], long: dict[str, list[mdparts.Part]]) -> list[str]:

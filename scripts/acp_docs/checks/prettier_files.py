@@ -14,7 +14,6 @@ on files it has not seen as they are, and starts no Node when there are none.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
@@ -27,7 +26,7 @@ import pathspec
 from acp_docs.config.repo import Repo
 from acp_docs.core import cachedir, runner
 from acp_docs.core.errors import UsageError
-from acp_docs.sources.textfile import UnreadableFile, read_bytes, read_text, write_atomic
+from acp_docs.sources.textfile import UnreadableFile, read_bytes, read_text
 
 SKIPPED_FOLDERS = frozenset({".git", ".sl", ".svn", ".hg", "node_modules"})
 """Folders Prettier never expands into."""
@@ -92,11 +91,7 @@ def languages(project: Path, node: str | None) -> Languages:
 
 def _languages(project: Path, release: str, node: str | None) -> Languages:
     folder = cachedir.cache_dir("prettier-languages")
-    cached = folder / f"{release}.json" if folder else None
-    data: Any = None
-    if cached is not None:
-        with contextlib.suppress(OSError, ValueError):
-            data = json.loads(cached.read_text("utf-8"))
+    data: Any = folder.read_json(f"{release}.json") if folder else None
     if not _well_formed(data):
         if node is None:
             node = runner.require("node", "prettier", "run `make setup` (Node 20 or newer)")
@@ -114,9 +109,8 @@ def _languages(project: Path, release: str, node: str | None) -> Languages:
             data = None
         if not _well_formed(data):
             raise runner.ToolFailure("prettier", "no list of languages", "run `make setup`")
-        if cached is not None:
-            with contextlib.suppress(UsageError):
-                write_atomic(cached, json.dumps(data))
+        if folder is not None:
+            folder.write_json(f"{release}.json", data)
     return Languages(
         tuple(sorted({e for lang in data for e in lang["extensions"]})),
         frozenset(f for lang in data for f in lang["filenames"]),
@@ -173,6 +167,9 @@ def candidates(
     return out
 
 
+_FORMATTED = b"formatted"
+
+
 class Verdicts:
     """Files Prettier found formatted, remembered by name, text and Prettier's version."""
 
@@ -194,7 +191,7 @@ class Verdicts:
             except UsageError:  # gone, or past the size limit: Prettier says what it makes of it
                 unseen.append(rel)
                 continue
-            if self.folder is None or not (self.folder / keys[rel]).is_file():
+            if self.folder is None or self.folder.read(keys[rel]) != _FORMATTED:
                 unseen.append(rel)
         return unseen, keys
 
@@ -203,5 +200,4 @@ class Verdicts:
         if self.folder is None:
             return
         for key in keys.values():
-            with contextlib.suppress(UsageError):
-                write_atomic(self.folder / key, "")
+            self.folder.write(key, _FORMATTED)

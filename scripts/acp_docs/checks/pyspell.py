@@ -18,7 +18,6 @@ versions: a warm check asks nothing.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
@@ -31,7 +30,6 @@ from typing import Any
 
 from acp_docs.core import cachedir, memo, runner
 from acp_docs.core.errors import UsageError
-from acp_docs.sources.textfile import write_atomic
 
 HTML_FILTER = "pyspelling.filters.html"
 PROSE_FILTER = "acp_docs.checks.pyspell_html"
@@ -88,18 +86,14 @@ class PageWords:
         if name in self._seen:
             return self._seen[name]
         folder = cachedir.cache_dir("spell-words")
-        kept = folder / f"{name}.json" if folder else None
-        if kept is not None and kept.is_file() and not kept.is_symlink():
-            with contextlib.suppress(OSError, ValueError):
-                data = json.loads(kept.read_text(encoding="utf-8"))
-                if isinstance(data, list) and all(isinstance(w, str) for w in data):
-                    self._seen[name] = set(data)
-                    return self._seen[name]
+        data = folder.read_json(f"{name}.json") if folder else None
+        if isinstance(data, list) and all(isinstance(w, str) for w in data):
+            self._seen[name] = set(data)
+            return self._seen[name]
         found = self._seen[name] = self._filtered(html)
-        if kept is not None:
-            with contextlib.suppress(OSError, UsageError):
-                write_atomic(kept, json.dumps(sorted(found)))
-                _trim(kept.parent, "*.json", _KEPT_PAGES)
+        if folder is not None:
+            folder.write_json(f"{name}.json", sorted(found))
+            folder.keep_latest(_KEPT_PAGES, ".json")
         return found
 
     def _filtered(self, html: str) -> set[str]:
@@ -113,12 +107,6 @@ class PageWords:
         if url_step is not None:
             texts = [out for text in texts for out in url_step.sfilter(text)]
         return _words_of(text.text for text in texts if text.error is None)
-
-
-def _trim(folder: Path, pattern: str, keep: int) -> None:
-    kept = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime)
-    for old in kept[:-keep]:
-        old.unlink(missing_ok=True)
 
 
 _VERSIONS: dict[str, str] = {}
@@ -155,21 +143,17 @@ def unknown_words(
     """
     key = _verdicts_key(options, wordlists, aspell_version(aspell, root))
     folder = cachedir.cache_dir("spell-verdicts")
-    kept = folder / f"{key}.json" if folder else None
     verdicts: dict[str, bool] = memo.remembered(f"spell-verdicts:{name}", key, dict)
-    if kept is not None and not verdicts and kept.is_file() and not kept.is_symlink():
-        with contextlib.suppress(OSError, ValueError):
-            data = json.loads(kept.read_text(encoding="utf-8"))
-            if isinstance(data, dict):
-                verdicts.update((w, v) for w, v in data.items() if isinstance(v, bool))
+    data = folder.read_json(f"{key}.json") if folder is not None and not verdicts else None
+    if isinstance(data, dict):
+        verdicts.update((w, v) for w, v in data.items() if isinstance(v, bool))
     new = sorted(words - verdicts.keys())
     if new:
         unknown = _ask(root, name, options, wordlists, new, aspell)
         verdicts.update((word, word in unknown) for word in new)
-        if kept is not None:
-            with contextlib.suppress(OSError, UsageError):
-                write_atomic(kept, json.dumps(verdicts, sort_keys=True))
-                _trim(kept.parent, "*.json", 16)
+        if folder is not None:
+            folder.write_text(f"{key}.json", json.dumps(verdicts, sort_keys=True))
+            folder.keep_latest(16, ".json")
     return {word for word in words if verdicts[word]}
 
 

@@ -1,7 +1,7 @@
 """One diagram from its text to the SVG a page publishes, through the cache and the allowlists.
 
-`Publisher.publish` checks the diagram's text (its kind, its size, its text
-alternative), then takes its drawing from the cache or has the Chromium
+`Publisher.publish` checks the diagram's text (its size, no directive, its
+kind, its text alternative), then takes its drawing from the cache or has the Chromium
 renderer draw it, moves its styles into the site's diagram style sheet
 (`styles`) and holds the drawing and the rules to the SVG and CSS allowlists
 (`acp_docs.policy`). What comes out is a figure to publish, or none (the
@@ -18,18 +18,14 @@ a timeout is not.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from acp_docs.core import cachedir, memo
-from acp_docs.core.errors import UsageError
 from acp_docs.diagrams import render, styles, theme
 from acp_docs.policy import css as csspolicy
 from acp_docs.policy import svg as svgpolicy
-from acp_docs.sources.textfile import write_atomic
 
 STYLESHEET = "assets/acp-diagrams.css"
 """The site's diagram style sheet, written by the build (not a file of docs/)."""
@@ -38,6 +34,8 @@ KINDS = ("sequenceDiagram", "flowchart", "graph")
 _ACC_TITLE = re.compile(r"^[ \t]*accTitle[ \t]*:[ \t]*\S", re.MULTILINE)
 _ACC_DESCR = re.compile(r"^[ \t]*accDescr[ \t]*(?::[ \t]*\S|\{)", re.MULTILINE)
 _KEPT = 512
+_SETTING = re.compile(r"^[ \t]*config[ \t]*:", re.MULTILINE)
+"""Where front matter sets Mermaid's configuration."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +94,14 @@ class Publisher:
                 " one may hold: it is not drawn"
             )
             return Outcome(None, [Problem(fence_line, "diagrams/too-large", message)])
+        directive = text.find("%%{")
+        if directive >= 0:
+            message = (
+                "the diagram holds a Mermaid directive (`%%{...}%%`), which would set how it is"
+                " drawn: the site fixes Mermaid's configuration, so it is not drawn; remove it"
+            )
+            line = fence_line + 1 + text.count("\n", 0, directive)
+            return Outcome(None, [Problem(line, "diagrams/config", message)])
         kind = _kind(text)
         if kind not in KINDS:
             message = (
@@ -113,7 +119,9 @@ class Publisher:
         drawn = self._drawn(text, ident)
         if isinstance(drawn, render.Failure):
             line = fence_line + drawn.line if drawn.line else fence_line
-            rule = "diagrams/syntax" if drawn.lasting else "diagrams/unavailable"
+            rule = drawn.rule if drawn.lasting else "diagrams/unavailable"
+            if rule == "diagrams/config" and (setting := _SETTING.search(text)):
+                line = fence_line + 1 + text.count("\n", 0, setting.start())
             found.append(Problem(line, rule, _one_line(drawn.message)))
             return Outcome(None, found)
         try:
@@ -137,37 +145,24 @@ class Publisher:
     def _drawn(self, text: str, ident: str) -> render.Drawn | render.Failure:
         key = hashlib.blake2b(f"{self._key}\0{text}".encode(), digest_size=20).hexdigest()
         folder = cachedir.cache_dir("diagrams")
-        kept = folder / f"{key}.json" if folder is not None else None
-        if kept is not None and kept.is_file() and not kept.is_symlink():
-            try:
-                os.utime(kept)  # in use: the last to be cleared away
-                entry = json.loads(kept.read_text(encoding="utf-8"))
-                if isinstance(entry.get("svg"), str):
-                    return render.Drawn(entry["svg"])
-                if isinstance(entry.get("error"), str):
-                    line = entry.get("line")
-                    line = line if isinstance(line, int) else None
-                    return render.Failure(entry["error"], line, lasting=True)
-            except (OSError, ValueError, AttributeError):
-                pass  # a malformed entry is drawn again
+        entry = folder.read_json(f"{key}.json") if folder is not None else None
+        if isinstance(entry, dict) and isinstance(entry.get("svg"), str):
+            return render.Drawn(entry["svg"])
+        if isinstance(entry, dict) and isinstance(entry.get("error"), str):
+            line, rule = entry.get("line"), entry.get("rule")
+            rule = rule if rule in render.LASTING_RULES else "diagrams/syntax"
+            return render.Failure(
+                entry["error"], line if isinstance(line, int) else None, True, rule
+            )
         drawn = self.renderer.draw(ident, text)
-        if (
-            kept is not None
-            and folder is not None
-            and (isinstance(drawn, render.Drawn) or drawn.lasting)
-        ):
-            entry = (
+        if folder is not None and (isinstance(drawn, render.Drawn) or drawn.lasting):
+            kept = (
                 {"svg": drawn.svg}
                 if isinstance(drawn, render.Drawn)
-                else {"error": drawn.message, "line": drawn.line}
+                else {"error": drawn.message, "line": drawn.line, "rule": drawn.rule}
             )
-            try:
-                write_atomic(kept, json.dumps(entry))
-                old = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
-                for stale in old[:-_KEPT]:
-                    stale.unlink(missing_ok=True)
-            except (OSError, UsageError):
-                pass  # a cache only saves time
+            folder.write_json(f"{key}.json", kept)
+            folder.keep_latest(_KEPT, ".json")
         return drawn
 
     def stylesheet(self) -> str:

@@ -36,6 +36,10 @@ MERMAID_JS = Path("node_modules") / "@mermaid-js" / "tiny" / "dist" / "mermaid.t
 """The pinned Mermaid (package.json), relative to the checkout: what draws every diagram."""
 CHROMIUM_ENV = "ACP_DOCS_CHROMIUM"
 """Names the Chromium to draw with; by default `chromium` (or `chromium-browser`) on PATH."""
+MERMAID_KINDS = ("sequence", "flowchart", "flowchart-v2")
+"""The kinds, as Mermaid's own parse names them, that are drawn (sequence diagrams and
+flowcharts: those whose SVG the allowlist was written for)."""
+LASTING_RULES = ("diagrams/syntax", "diagrams/config", "diagrams/not-allowed")
 FIX = "run `make setup`, which installs Chromium and the pinned Mermaid (npm ci)"
 
 
@@ -54,6 +58,8 @@ class Failure:
     line: int | None = None
     lasting: bool = False
     """True when the same text would fail again (Mermaid refused it): worth caching."""
+    rule: str = "diagrams/syntax"
+    """The finding's rule when the failure is lasting."""
 
 
 def chromium() -> str:
@@ -99,10 +105,11 @@ class Renderer:
             process = self._worker()
         except runner.ToolFailure as exc:
             return Failure(f"the diagram is not drawn: {exc}")
-        request = json.dumps({"id": diagram_id, "text": text}).encode("utf-8") + b"\n"
+        request = {"id": diagram_id, "text": text, "kinds": list(MERMAID_KINDS)}
+        encoded = json.dumps(request).encode("utf-8") + b"\n"
         try:
             assert process.stdin is not None
-            process.stdin.write(request)
+            process.stdin.write(encoded)
             process.stdin.flush()
         except OSError:
             self.close()
@@ -116,6 +123,25 @@ class Renderer:
             )
         if "svg" in answer and isinstance(answer["svg"], str):
             return Drawn(answer["svg"])
+        if answer.get("refused") == "config":
+            settings = answer.get("settings")
+            named = ", ".join(map(str, settings)) if isinstance(settings, list) else ""
+            return Failure(
+                f"the diagram sets Mermaid's configuration ({named}) in its text (an"
+                " `%%{init}%%` directive or front matter `config:`): the site fixes how"
+                " diagrams are drawn, so it is not drawn; remove the configuration",
+                None,
+                lasting=True,
+                rule="diagrams/config",
+            )
+        if answer.get("refused") == "kind":
+            return Failure(
+                f"Mermaid reads this as a {str(answer.get('kind'))[:40]!r} diagram, which the"
+                " site does not draw: only sequence diagrams and flowcharts are drawn",
+                None,
+                lasting=True,
+                rule="diagrams/not-allowed",
+            )
         line = answer.get("line")
         return Failure(
             f"Mermaid cannot draw the diagram: {answer.get('error', 'no reason given')}",

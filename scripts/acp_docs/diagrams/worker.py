@@ -2,9 +2,13 @@
 
 Started by `acp_docs.diagrams.render` as `python -m acp_docs.diagrams.worker
 MERMAID_JS CHROMIUM`. It reads one JSON request a line on standard input
-(`{"id": ..., "text": ...}`) and answers each with one JSON line: `{"svg": ...}`
-(the drawing as XML) or `{"error": ..., "line": N}` (N: the line of the
-diagram Mermaid names, or null). The page it draws in is blank and may load
+(`{"id": ..., "text": ..., "kinds": [...]}`) and answers each with one JSON
+line: `{"svg": ...}` (the drawing as XML), `{"error": ..., "line": N}` (N: the
+line of the diagram Mermaid names, or null), or, before anything is drawn,
+`{"refused": "config", "settings": [...]}` when Mermaid's own parse of the text
+finds configuration in it (an `%%{init}%%` directive, front matter `config:`)
+or `{"refused": "kind", "kind": ...}` when the kind Mermaid reads is not one
+of `kinds`. The page it draws in is blank and may load
 nothing: every request is refused, so no diagram reaches another host. A
 diagram that makes Mermaid loop never answers; the parent stops this process.
 """
@@ -21,8 +25,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-s
 CHROMIUM_ARGS += ["--disable-background-networking", "--disable-component-update"]
 
 RENDER = """
-async ([id, text]) => {
+async ([id, text, kinds]) => {
   try {
+    const parsed = await window.mermaid.parse(text);
+    const settings = Object.keys((parsed && parsed.config) || {});
+    if (settings.length) return { refused: "config", settings };
+    if (!kinds.includes(parsed.diagramType)) return { refused: "kind", kind: parsed.diagramType };
     const { svg } = await window.mermaid.render(id, text);
     const doc = new DOMParser().parseFromString(svg, "text/html");
     const root = doc.querySelector("svg");
@@ -61,7 +69,7 @@ def main(argv: list[str]) -> int:
         _answer({"ready": True, "version": str(version)})
         for line in sys.stdin:
             request = json.loads(line)
-            _answer(page.evaluate(RENDER, [request["id"], request["text"]]))
+            _answer(page.evaluate(RENDER, [request["id"], request["text"], request["kinds"]]))
         browser.close()
     return 0
 

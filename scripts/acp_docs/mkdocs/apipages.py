@@ -16,7 +16,6 @@ as text and reported at its line.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import html
 import os
@@ -34,12 +33,11 @@ from markdown.util import AtomicString
 from mkdocs.structure.files import File, Files
 
 from acp_docs.core import cachedir
-from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.patches import apirender
 from acp_docs.policy import crossrefs, sanitize
 from acp_docs.sources import filetree
-from acp_docs.sources.textfile import max_bytes, write_atomic
+from acp_docs.sources.textfile import max_bytes
 
 PACKAGE = "acp_docs"
 """The engine's package, under `scripts/`."""
@@ -241,16 +239,14 @@ def reviewed(content: str) -> tuple[str, list[Any]]:
     """
     digest = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
     folder = cachedir.cache_dir("api-reviewed")
-    kept = folder / f"{digest}-{_POLICY}.html" if folder else None
-    if kept is not None and kept.is_file() and not kept.is_symlink():
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            return kept.read_text(encoding="utf-8"), []
+    name = f"{digest}-{_POLICY}.html"
+    kept = folder.read_text(name) if folder else None
+    if kept is not None:
+        return kept, []
     published, outside = sanitize.review(content)
-    if kept is not None and not outside:
-        with contextlib.suppress(OSError, UsageError):
-            write_atomic(kept, published)
-            for old in sorted(kept.parent.glob("*.html"), key=lambda p: p.stat().st_mtime)[:-64]:
-                old.unlink(missing_ok=True)
+    if folder is not None and not outside:
+        folder.write_text(name, published)
+        folder.keep_latest(64, ".html")
     return published, outside
 
 

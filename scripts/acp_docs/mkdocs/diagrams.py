@@ -44,8 +44,9 @@ def prepare(state: BuildState, markdown: str, source: str, page: Any) -> str:
 
 
 def publish(state: BuildState, html: str) -> str:
-    """The published page `html` with each placeholder paragraph replaced by its figure."""
-    if "ACPDIAGRAM" not in html:
+    """The published page `html` with each placeholder paragraph replaced by its figure (or
+    the plugin's other HTML held in `state.figures`, such as a demo's root)."""
+    if fences.secret() not in html:
         return html
     for word, figure in state.figures.items():
         html = html.replace(f"<p>{word}</p>", figure)

@@ -12,6 +12,7 @@ code block is text.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
+from acp_docs.diagrams import fences
 from acp_docs.markdown import prose
 from acp_docs.markdown.blocks import code_lines
 from acp_docs.markdown.markers import MARKER, Marker, parse
@@ -38,7 +40,15 @@ class Use:
     loaded: Loaded
 
 
-Handler = Callable[[Use], str | None]
+@dataclass(frozen=True)
+class Published:
+    """HTML the plugin itself places in the page after the allowlist (the demo's root and
+    its `data-acp-*` attributes, which no page may write)."""
+
+    html: str
+
+
+Handler = Callable[[Use], "str | Published | None"]
 """Markdown for the marker, or None when the arguments do not fit it."""
 
 
@@ -80,8 +90,8 @@ def _fixtures(use: Use) -> str:
     return site.fixture_list(use.loaded.repo.root, protocols.NAMES, use.src)
 
 
-def _demo(use: Use) -> str | None:
-    return site.demo(use.loaded.repo.root, use.args[0]) if len(use.args) == 1 else None
+def _demo(use: Use) -> Published | None:
+    return Published(site.demo(use.loaded.repo.root, use.args[0])) if len(use.args) == 1 else None
 
 
 REGISTRY: dict[str, Handler] = {
@@ -116,7 +126,7 @@ def _expanded(state: BuildState, marker: Marker, written: str, page: Any, line: 
         return written
     args = marker.args.split()
     handler = REGISTRY.get(marker.name)
-    made: str | None = None
+    made: str | Published | None = None
     if handler is not None:
         try:
             made = handler(Use(args, page.file.src_uri, state.loaded_or_fail()))
@@ -126,6 +136,10 @@ def _expanded(state: BuildState, marker: Marker, written: str, page: Any, line: 
     if made is None:
         _problem(state, page, line, f"unknown marker acp-docs:{marker.name} {' '.join(args)}")
         return written
+    if isinstance(made, Published):
+        word = fences.placeholder(hashlib.blake2b(made.html.encode(), digest_size=8).hexdigest())
+        state.figures[word] = made.html
+        made = word
     if not made:
         return made
     # Marked so that spelling passes over it (its words are not the page's prose).

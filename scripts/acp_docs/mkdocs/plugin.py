@@ -29,7 +29,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemBytecodeCache
+from jinja2.bccache import Bucket, BytecodeCache
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
@@ -37,7 +37,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
 from acp_docs.checks import registry
-from acp_docs.core import cachedir, memo
+from acp_docs.core import memo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.diagrams import fences
@@ -65,6 +65,23 @@ from acp_docs.patches import (
 )
 from acp_docs.policy import csp
 from acp_docs.reporters import page as page_report
+
+
+class _ProcessTemplates(BytecodeCache):
+    """Compiled templates held in this process's memory only."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self._held:
+            bucket.bytecode_from_string(self._held[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._held[bucket.key] = bucket.bytecode_to_string()
+
+
+_TEMPLATES = _ProcessTemplates()
 
 
 class AcpDocsConfig(base.Config):
@@ -186,12 +203,12 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         """Every page is rendered now: check the anchors links point at; while serving, run the
         checks' `after_build` hooks.
 
-        The theme's templates are compiled once and kept in the cache folder
-        (checked against each template's source), not compiled on every build.
+        The theme's templates are compiled once a process and kept in its memory
+        (`mkdocs serve` rebuilds without compiling them again); compiled code is
+        never read from the cache folder, which anyone may have written.
         """
-        folder = cachedir.cache_dir("jinja")
-        if folder is not None and env.bytecode_cache is None:
-            env.bytecode_cache = FileSystemBytecodeCache(str(folder))
+        if env.bytecode_cache is None:
+            env.bytecode_cache = _TEMPLATES
         state = self.state
         if self.serving:
             view = registry.Pages(state.page_html, state.page_sources, serving=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import html
 import json
@@ -19,7 +18,7 @@ from acp_docs.rfds.model import STATUSES, Rfd, revisions
 from acp_docs.schema import fragments, merge
 from acp_docs.schema.source import SchemaSource
 from acp_docs.sources import filetree
-from acp_docs.sources.textfile import load_json, read_text, write_atomic
+from acp_docs.sources.textfile import load_json, read_text
 from acp_docs.sources.yamlfile import load as load_yaml
 from acp_docs.validation.payloads import fixture_files
 from acp_docs.validation.schemaset import SchemaSet
@@ -144,18 +143,13 @@ def kept_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet) 
         ).encode()
     ).hexdigest()
     folder = cachedir.cache_dir("downloads")
-    kept = folder / f"{key}.json" if folder else None
-    if kept is not None and kept.is_file() and not kept.is_symlink():
-        with contextlib.suppress(OSError, ValueError):
-            data = json.loads(kept.read_text(encoding="utf-8"))
-            if _well_formed(data):
-                return [Download(**item) for item in data]
+    data = folder.read_json(f"{key}.json") if folder else None
+    if _well_formed(data):
+        return [Download(**item) for item in data]
     made = merged_downloads(root, sources, schemas)
-    if kept is not None:
-        with contextlib.suppress(OSError, UsageError):
-            write_atomic(kept, json.dumps([asdict(d) for d in made]))
-            for old in sorted(kept.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)[:-8]:
-                old.unlink(missing_ok=True)
+    if folder is not None:
+        folder.write_json(f"{key}.json", [asdict(d) for d in made])
+        folder.keep_latest(8, ".json")
     return made
 
 
@@ -213,6 +207,8 @@ class DemoData:
 
 
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_VALID_FIXTURE = re.compile(r"examples/v[0-9]{1,3}/valid/[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.json")
+"""A demo sends only fixtures the examples check holds valid."""
 
 
 def _inside(root: Path, shown: str) -> Path:
@@ -246,8 +242,11 @@ def _demo_data(root: Path, slug: str) -> DemoData:
         if not isinstance(entry, dict) or set(entry) != {"name", "label", "fixture"}:
             raise UsageError(f"{shown}:1:1: each example has exactly name, label and fixture")
         fixture = str(entry["fixture"])
-        if fixture.startswith("/") or ".." in fixture.split("/"):
-            raise UsageError(f"{shown}:1:1: fixture {fixture!r} must stay under schema/")
+        if not _VALID_FIXTURE.fullmatch(fixture):
+            raise UsageError(
+                f"{shown}:1:1: fixture {fixture!r} is not a valid fixture: name one of"
+                " schema/examples/<version>/valid/, which the examples check validates"
+            )
         update = load_json(_inside(root, f"schema/{fixture}"), f"schema/{fixture}")
         examples.append(
             {"name": str(entry["name"]), "label": str(entry["label"]), "update": update}

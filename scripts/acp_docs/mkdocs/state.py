@@ -117,7 +117,8 @@ class BuildState:
     publisher: Publisher | None = None
     """Draws and publishes the build's Mermaid diagrams (made at the first one)."""
     figures: dict[str, str] = field(default_factory=dict)
-    """Each drawn diagram's placeholder word -> the figure the published page holds."""
+    """Placeholder word -> the HTML the plugin puts in its place after the allowlist: each
+    drawn diagram's figure, each demo's root."""
     _reported: set[tuple[str, int, int, str]] = field(default_factory=set)
 
     @property

@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import json
 import logging
 import os
 import sys
@@ -47,9 +46,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, TableOfContents
 
 from acp_docs.core import cachedir
-from acp_docs.core.errors import UsageError
 from acp_docs.patches.pin import Patch, Target
-from acp_docs.sources.textfile import write_atomic
 
 PINNED = {"mkdocs": "1.6.1"}
 
@@ -326,33 +323,18 @@ class RenderCache:
 
     def _read(self, key: str) -> dict[str, Any] | None:
         folder = cachedir.cache_dir(self.kind)
-        path = folder / f"{key}.json" if folder else None
-        if path is None or path.is_symlink() or not path.is_file():
-            return None
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if not _well_formed(data):
-            return None
-        with contextlib.suppress(OSError):
-            path.touch()  # in use: the last to be cleared away
-        return data  # type: ignore[no-any-return]
+        data = folder.read_json(f"{key}.json") if folder else None
+        return data if _well_formed(data) else None
 
     def _keep(self, source: str, key: str, data: dict[str, Any]) -> None:
         self._held[source] = (key, data)
         folder = cachedir.cache_dir(self.kind)
         if folder is None:
             return
-        try:
-            write_atomic(folder / f"{key}.json", json.dumps(data))
-            names = os.listdir(folder)
-            if len(names) > self.kept + self.kept // 4:  # cleared now and then, not every time
-                kept = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
-                for old in kept[: -self.kept]:
-                    old.unlink(missing_ok=True)
-        except (OSError, UsageError):
-            pass  # a cache only saves time
+        folder.write_json(f"{key}.json", data)
+        with contextlib.suppress(OSError):
+            if len(os.listdir(folder.path)) > self.kept + self.kept // 4:  # now and then
+                folder.keep_latest(self.kept, ".json")
 
 
 def _restore(

@@ -67,8 +67,6 @@ ELEMENT_ATTRIBUTES: dict[str, frozenset[str]] = {
     "th": frozenset({"style", "colspan", "rowspan", "align"}),
     "time": frozenset({"datetime"}),
 }
-DATA_PREFIX = "data-acp-"
-"""The plugin's own data attributes (the demo); no other data attribute is read by a script."""
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 CLASSES = frozenset(
     {"admonition", "admonition-title", "annotate", "inline", "end", "headerlink", "highlight"}
@@ -174,7 +172,6 @@ def _allowed_name(tag: str, name: str) -> bool:
     return (
         name in GLOBAL_ATTRIBUTES
         or name in ELEMENT_ATTRIBUTES.get(tag, ())
-        or (name.startswith(DATA_PREFIX) and re.fullmatch(r"[a-z0-9-]{1,40}", name) is not None)
     )
 
 
@@ -248,7 +245,7 @@ def _cleaner() -> Callable[[str], str]:
             clean_content_tags={"script", "style"},
             attributes=attributes,
             attribute_filter=_filter,
-            generic_attribute_prefixes={DATA_PREFIX},
+            generic_attribute_prefixes=set(),
             link_rel=None,
             url_schemes=set(LINK_SCHEMES),
             strip_comments=True,

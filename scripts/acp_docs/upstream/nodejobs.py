@@ -9,7 +9,6 @@ Node at all. Files not in the cache go to up to `WORKERS` processes side by side
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
@@ -18,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_docs.core import cachedir, runner
-from acp_docs.core.errors import UsageError
-from acp_docs.sources.textfile import read_text, write_atomic
+from acp_docs.sources.textfile import read_text
 
 PROJECT = Path(__file__).resolve().parents[3]
 """This project's checkout, whose `node_modules` holds the pinned Node packages."""
@@ -103,12 +101,14 @@ def answers(
     missing = []
     for job in jobs:
         path = str(job["path"])
+        kept = folder.read_text(f"{keys[path]}.json") if folder else None
         try:
-            cached = json.loads((folder / f"{keys[path]}.json").read_text("utf-8")) if folder else 0
-            if not isinstance(cached, dict) or cached.get("path") != path:
-                raise ValueError
+            cached = json.loads(kept) if kept is not None else None
+        except ValueError:
+            cached = None
+        if isinstance(cached, dict) and cached.get("path") == path:
             found[path] = cached
-        except (OSError, ValueError):
+        else:
             missing.append(job)
     if missing:
         node = runner.require("node", script.tool, FIX)
@@ -120,8 +120,7 @@ def answers(
                         continue
                     found[path] = answer
                     if folder:
-                        with contextlib.suppress(UsageError):  # a cache only saves time
-                            write_atomic(folder / f"{keys[path]}.json", json.dumps(answer))
+                        folder.write_text(f"{keys[path]}.json", json.dumps(answer))
     for path in keys:
         if path not in found:
             raise runner.ToolFailure(script.tool, f"no answer for {path}", FIX)
