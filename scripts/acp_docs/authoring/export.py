@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from acp_docs.authoring.docsjson import nav_entry
-from acp_docs.authoring.mdx import CHECK, convert
+from acp_docs.authoring.mdx import CHECK, convert, live_code
 from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
+from acp_docs.markdown import rawhtml
 from acp_docs.rfds.model import STATUSES, Rfd, front_matter_validator, lint_one
 from acp_docs.sources.textfile import linked_folder, read_text, unwritable, write_atomic
 from acp_docs.upstream import check as upstream
@@ -58,7 +59,7 @@ def export(
     result = Exported()
     # Front matter becomes links and YAML in the export: it must pass the RFD
     # lint (handles, title, status) before any of it is written anywhere.
-    result.findings = lint_one(rfd, front_matter_validator(repo))
+    result.findings = lint_one(rfd, front_matter_validator(repo), rawhtml.Reader(repo.config))
     if result.findings:
         return result
     group = UPSTREAM_GROUPS.get(rfd.status or "")
@@ -83,6 +84,9 @@ def export(
     mdx_path = target / "docs" / f"{page}.mdx"
     result.page = f"docs/{page}.mdx"
     mdx = prettier.formatted({f"{rfd.slug}.mdx": conversion.text})[f"{rfd.slug}.mdx"]
+    result.findings = live_code(rfd, conversion, mdx)
+    if result.findings:
+        return result
     writes: list[tuple[Path, str]] = []
     if mdx_path.is_file() and read_text(mdx_path, str(mdx_path)) == mdx:
         result.unchanged.append(mdx_path)

@@ -68,6 +68,13 @@ class Conversion:
 
     text: str = ""
     findings: list[Finding] = field(default_factory=list)
+    origins: list[tuple[str, int]] = field(default_factory=list)
+    """Each line of `text` (before Prettier), with the line of the RFD it came from."""
+
+    def origin(self, line: str) -> int:
+        """The RFD's line that the MDX line `line` came from (1 when none matches)."""
+        stripped = line.strip()
+        return next((at for made, at in self.origins if made.strip() == stripped), 1)
 
 
 class _Converter:
@@ -77,9 +84,16 @@ class _Converter:
         self.lines = rfd.text.split("\n")
         self.blocks = {b.line: b for b in code_blocks(rfd.text)}
         self.out: list[str] = []
+        self.at: list[int] = []
+        """The RFD's line each line of `out` comes from."""
         self.findings: list[Finding] = []
         site = str(repo.config.get("site_url") or "")
         self.site = site if site.startswith("https://") else ""
+
+    def emit(self, lines: list[str], line: int) -> None:
+        """Add `lines` to the page, as coming from the RFD's line `line`."""
+        self.out += lines
+        self.at += [line] * len(lines)
 
     def problem(self, line: int, message: str) -> None:
         self.findings.append(
@@ -167,7 +181,7 @@ class _Converter:
                     index += 1
                     break
                 index += 1
-        self.out += ["<CodeGroup>", *fences, "", "</CodeGroup>", ""]
+        self.emit(["<CodeGroup>", *fences, "", "</CodeGroup>", ""], start + 1)
         return index
 
     def admonition(self, start: int, kind: str, title: str | None) -> int:
@@ -175,18 +189,20 @@ class _Converter:
         if callout is None:
             self.problem(start + 1, f"admonition kind {kind!r} has no Mintlify callout")
         body, index = self.indented(start)
-        inner: list[str] = [f"**{self.prose(title, start + 1)}**", ""] if title else []
+        self.emit([f"<{callout or 'Note'}>", ""], start + 1)
+        if title:
+            self.emit([f"**{self.prose(title, start + 1)}**", ""], start + 1)
         skip_to = 0
         for number, text in body:
             if number <= skip_to:
                 continue
             block = self.blocks.get(number)
             if block is not None:
-                inner += self.fence(block)
+                self.emit(self.fence(block), number)
                 skip_to = block.end_line
             else:
-                inner.append(self.prose(text, number))
-        self.out += [f"<{callout or 'Note'}>", "", *inner, "", f"</{callout or 'Note'}>", ""]
+                self.emit([self.prose(text, number)], number)
+        self.emit(["", f"</{callout or 'Note'}>", ""], start + 1)
         return index
 
     def marker(self, line: int, name: str, args: list[str]) -> None:
@@ -199,9 +215,12 @@ class _Converter:
                     " set ACP_DOCS_SITE_URL to the address the site is published at",
                 )
                 return
-            self.out.append(
-                f"A live demo of these rules, a composer driven by the validated examples, is on"
-                f" [this RFD's page on the proposal site]({page}#shiny-future)."
+            self.emit(
+                [
+                    "A live demo of these rules, a composer driven by the validated examples,"
+                    f" is on [this RFD's page on the proposal site]({page}#shiny-future)."
+                ],
+                line,
             )
             return
         self.problem(line, f"marker acp-docs:{name} has no upstream form")
@@ -209,13 +228,13 @@ class _Converter:
     def convert(self) -> Conversion:
         meta = self.rfd.meta or {}
         authors = ", ".join(f"[@{a}](https://github.com/{a})" for a in meta.get("authors") or [])
-        out = self.out
-        out += ["---", f"title: {json.dumps(self.rfd.title, ensure_ascii=False)}", "---", ""]
-        out += [f"Author(s): {authors}"]
+        emit = self.emit
+        emit(["---", f"title: {json.dumps(self.rfd.title, ensure_ascii=False)}", "---", ""], 1)
+        emit([f"Author(s): {authors}"], 1)
         if meta.get("champion"):
             champion = meta["champion"]
-            out += ["", f"Champion: [@{champion}](https://github.com/{champion})"]
-        out.append("")
+            emit(["", f"Champion: [@{champion}](https://github.com/{champion})"], 1)
+        emit([""], 1)
         index = front_matter_end(self.lines)
         dropped_title = False
         while index < len(self.lines):
@@ -224,7 +243,7 @@ class _Converter:
             block = self.blocks.get(number)
             if block is not None:
                 pad = " " * (block.col - 1)
-                out += [pad + part if part else part for part in self.fence(block)]
+                emit([pad + part if part else part for part in self.fence(block)], number)
                 index = block.end_line
                 continue
             if not dropped_title and line.startswith("# "):
@@ -246,11 +265,16 @@ class _Converter:
             if marker is not None and marker.closed:
                 self.marker(number, marker.name, marker.args.split())
             else:
-                out.append(self.prose(line, number))
+                emit([self.prose(line, number)], number)
             index += 1
-        text = "\n".join(out).rstrip("\n") + "\n"
-        text = re.sub(r"\n{3,}", "\n\n", text)
-        return Conversion(text, self.findings)
+        kept: list[tuple[str, int]] = []
+        for made, at in zip(self.out, self.at, strict=True):
+            if made or (kept and kept[-1][0]):  # no two blank lines in a row
+                kept.append((made, at))
+        while kept and not kept[-1][0]:
+            kept.pop()
+        text = "\n".join(made for made, _ in kept) + "\n"
+        return Conversion(text, self.findings, kept)
 
 
 def convert(repo: Repo, rfd: Rfd) -> Conversion:
@@ -258,3 +282,47 @@ def convert(repo: Repo, rfd: Rfd) -> Conversion:
     if rfd.meta is None:
         return Conversion("", [rfd.meta_error] if rfd.meta_error else [])
     return _Converter(repo, rfd).convert()
+
+
+OWN_COMPONENTS = frozenset({"CodeGroup", *CALLOUTS.values()})
+"""The components an export writes itself, each without attributes."""
+_LIVE = {
+    "mdxFlowExpression": "a JavaScript expression",
+    "mdxTextExpression": "a JavaScript expression",
+    "mdxjsEsm": "an ES module statement",
+}
+
+
+def live_code(rfd: Rfd, conversion: Conversion, text: str) -> list[Finding]:
+    """What MDX itself would run in the exported page `text` that the export did not write:
+    each expression, module statement or component at the RFD's line it came from.
+
+    The export escapes what it reads as prose; this holds the result to the parse of
+    the pinned MDX (`upstream.scan`), the parser that renders it, so a line the
+    export misread is a finding, never live code on the upstream site.
+    """
+    from acp_docs.upstream import scan
+    from acp_docs.upstream.tree import Page
+
+    page = f"{rfd.slug}.mdx"
+    scanned = scan.scan([Page(page, page, text)])[page]
+    lines = text.split("\n")
+
+    def at(line: int) -> int:
+        return conversion.origin(lines[line - 1]) if 0 < line <= len(lines) else 1
+
+    if scanned.error is not None:
+        message = f"the exported page does not parse as MDX: {scanned.error}"
+        return [Finding(rfd.shown, at(scanned.line), 1, CHECK, message, f"{CHECK}/not-mdx")]
+    out = []
+    for live in scanned.live:
+        own = live.kind == "mdxJsxFlowElement" and live.name in OWN_COMPONENTS
+        if (own and not live.attributes) or live.comment:
+            continue
+        what = _LIVE.get(live.kind) or f"the component <{live.name or ''}>"
+        message = (
+            f"MDX reads {what} here, which runs when the upstream page renders: write it"
+            " in inline code or as Markdown (the export writes no code into a page)"
+        )
+        out.append(Finding(rfd.shown, at(live.line), 1, CHECK, message, f"{CHECK}/live-code"))
+    return out

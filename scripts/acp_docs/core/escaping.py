@@ -11,6 +11,7 @@ JSON and SARIF, which keep every real character but no lone surrogate.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable
@@ -71,37 +72,53 @@ def literal(text: str) -> str:
     return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=True))
 
 
-def code_spans(line: str) -> list[tuple[int, int]]:
-    """The (start, end) of every inline code span of one line, in linear-ish time.
-
-    As in CommonMark, a backtick after an odd number of backslashes opens no span
-    (inside a span, a backslash is only a backslash).
-    """
-    spans: list[tuple[int, int]] = []
-    index = 0
-    length = len(line)
-    while index < length:
-        start = line.find("`", index)
-        if start < 0:
-            break
-        slashes = start
-        while slashes > index and line[slashes - 1] == "\\":
-            slashes -= 1
-        if (start - slashes) % 2:
-            index = start + 1  # an escaped backtick; the next one may open a span
-            continue
-        end = start
-        while end < length and line[end] == "`":
+def _backtick_runs(line: str) -> list[tuple[int, int]]:
+    """(start, length) of every maximal run of backticks of `line`."""
+    runs = []
+    index = line.find("`")
+    while index >= 0:
+        end = index
+        while end < len(line) and line[end] == "`":
             end += 1
-        fence = line[start:end]
-        close = line.find(fence, end)
-        while close >= 0 and close + len(fence) < length and line[close + len(fence)] == "`":
-            close = line.find(fence, close + len(fence) + 1)
-        if close < 0:
-            index = end
+        runs.append((index, end - index))
+        index = line.find("`", end)
+    return runs
+
+
+def code_spans(line: str) -> list[tuple[int, int]]:
+    """The (start, end) of every inline code span of one line, as CommonMark reads them.
+
+    A span opens at a run of backticks and closes at the next run of exactly
+    the same length (a run is every backtick in a row: one inside a longer run
+    closes nothing). A backslash before a run, outside a span, escapes its first
+    backtick; inside a span a backslash is only a backslash. A run that nothing
+    closes is text. A differential test holds this to markdown-it-py's CommonMark
+    parse; decisions about safety are made on the renderers' own parse.
+    """
+    runs = _backtick_runs(line)
+    later: dict[int, list[int]] = {}
+    for number, (_start, length) in enumerate(runs):
+        later.setdefault(length, []).append(number)
+    spans: list[tuple[int, int]] = []
+    walked = 0  # the end of the last span: backslashes before it are not escapes
+    for number, (start, length) in enumerate(runs):
+        if start < walked:
             continue
-        spans.append((start, close + len(fence)))
-        index = close + len(fence)
+        slashes = start
+        while slashes > walked and line[slashes - 1] == "\\":
+            slashes -= 1
+        opener, size = start, length
+        if (start - slashes) % 2:
+            opener, size = start + 1, length - 1  # the first backtick is escaped
+            if not size:
+                continue
+        same = later.get(size, [])
+        at = bisect.bisect_right(same, number)
+        if at == len(same):
+            continue
+        close_start, close_length = runs[same[at]]
+        spans.append((opener, close_start + close_length))
+        walked = close_start + close_length
     return spans
 
 

@@ -264,18 +264,15 @@ def _plain_fence(
     )
 
 
-def renderer(config: dict[str, Any], plain_code: bool = False) -> Renderer:
-    """A function that renders Markdown with the site's extensions and their options.
+def engine(config: dict[str, Any], plain_code: bool = False) -> Any:
+    """A Python-Markdown engine with the site's extensions and their options.
 
     With `plain_code`, fenced blocks are written out plainly (language, title,
     text) instead of being highlighted: the same engine finds the same blocks,
-    at a fifth of the cost, for `acp-docs examples`, which only reads them.
+    at a fifth of the cost. A LocatedError on mkdocs.yml when one cannot load.
     """
     import markdown
 
-    from acp_docs.patches import renderspeed
-
-    fit = renderspeed.fits()
     try:
         names, options = extensions_of(config)
         if plain_code:
@@ -283,16 +280,25 @@ def renderer(config: dict[str, Any], plain_code: bool = False) -> Renderer:
             fence = {"name": "*", "class": "", "format": _plain_fence, "validator": _take_options}
             fences["custom_fences"] = [fence]
             options = {**options, "pymdownx.superfences": fences}
-        engine = markdown.Markdown(extensions=names, extension_configs=options)
+        return markdown.Markdown(extensions=names, extension_configs=options)
     except Exception as exc:  # an extension that cannot load is bad configuration
         raise LocatedError(
             "mkdocs.yml", None, None, f"markdown_extensions cannot be loaded: {exc}"
         ) from None
 
+
+def renderer(config: dict[str, Any], plain_code: bool = False) -> Renderer:
+    """A function that renders Markdown with the site's extensions and their options
+    (`engine`); `acp-docs examples`, which only reads blocks, takes `plain_code`."""
+    from acp_docs.patches import renderspeed
+
+    fit = renderspeed.fits()
+    made = engine(config, plain_code)
+
     def render(text: str) -> str:
-        engine.reset()
+        made.reset()
         with renderspeed.applied(fit):  # for this call only, never for the whole process
-            out = engine.convert(_without_front_matter(text))
+            out = made.convert(without_front_matter(text))
         return PLAIN_MARK + out if plain_code else out
 
     return render
@@ -333,7 +339,8 @@ def plain_blocks(page: str) -> list[RenderedBlock]:
     ]
 
 
-def _without_front_matter(text: str) -> str:
+def without_front_matter(text: str) -> str:
+    """`text` with its front matter as blank lines (every later line keeps its number)."""
     lines = text.split("\n")
     end = front_matter_end(lines)
     return "\n".join([""] * end + lines[end:])

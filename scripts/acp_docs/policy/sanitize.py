@@ -169,10 +169,7 @@ def _foreign_classes(value: str) -> list[str]:
 
 
 def _allowed_name(tag: str, name: str) -> bool:
-    return (
-        name in GLOBAL_ATTRIBUTES
-        or name in ELEMENT_ATTRIBUTES.get(tag, ())
-    )
+    return name in GLOBAL_ATTRIBUTES or name in ELEMENT_ATTRIBUTES.get(tag, ())
 
 
 class _Record:

@@ -19,10 +19,8 @@ from referencing.exceptions import Unresolvable
 
 from acp_docs.config.repo import Repo
 from acp_docs.core.errors import LocatedError
-from acp_docs.core.escaping import code_spans
 from acp_docs.core.findings import Finding
-from acp_docs.markdown import markers
-from acp_docs.markdown.fences import code_lines, front_matter_end
+from acp_docs.markdown import markers, rawhtml
 from acp_docs.policy import titles
 from acp_docs.rfds.files import (
     Rfd,
@@ -110,8 +108,8 @@ def front_matter_validator(repo: Repo) -> Any:
     return schemacheck.validator(schema)
 
 
-def lint_one(rfd: Rfd, validator: Draft202012Validator) -> list[Finding]:
-    """The rules one RFD must pass on its own."""
+def lint_one(rfd: Rfd, validator: Draft202012Validator, read_html: rawhtml.Reader) -> list[Finding]:
+    """The rules one RFD must pass on its own (`read_html`: the site's reading of raw HTML)."""
     out: list[Finding] = []
 
     def find(line: int, message: str, rule: str) -> None:
@@ -148,55 +146,43 @@ def lint_one(rfd: Rfd, validator: Draft202012Validator) -> list[Finding]:
     if not rfd.text:
         return out
     out.extend(lint_sections(rfd))
-    out.extend(_lint_html(rfd))
+    out.extend(_lint_html(rfd, read_html))
     return out
 
 
 ALLOWED_HTML = ("br", "kbd", "sub", "sup", "details", "summary")
 """The HTML elements an RFD body may use; everything else is written in Markdown."""
 _TAG = re.compile(r"<(?P<close>/?)(?P<name>[A-Za-z][A-Za-z0-9-]{0,40})(?=[\s/>]|$)")
-_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 
 
-def _lint_html(rfd: Rfd) -> list[Finding]:
-    """Raw HTML outside code: only the allowed elements and acp-docs markers."""
+def _lint_html(rfd: Rfd, read_html: rawhtml.Reader) -> list[Finding]:
+    """Raw HTML, as the site's Markdown engine takes it: only the allowed elements, and
+    acp-docs markers alone on their line."""
     out: list[Finding] = []
     lines = rfd.text.split("\n")
-    hidden = set(range(1, front_matter_end(lines) + 1)) | code_lines(rfd.text)
     allowed = ", ".join(f"<{name}>" for name in ALLOWED_HTML)
-    for number, line in enumerate(lines, start=1):
-        if number in hidden or "<" not in line:
-            continue
-        marker = markers.match_line(line)
-        if marker is not None and marker.closed:
-            continue
-        visible = list(line)
-        for start, end in code_spans(line):
-            visible[start:end] = " " * (end - start)
-        text = _AUTOLINK.sub(lambda m: " " * len(m.group(0)), "".join(visible))
-        problem = None
-        if "<!--" in text:
-            problem = (
-                text.index("<!--"),
-                "an HTML comment (only acp-docs markers, alone on a line)",
-            )
-        else:
-            for tag in _TAG.finditer(text):
+    said: set[int] = set()
+    for piece in read_html(rfd.text):
+        source = lines[piece.line - 1] if piece.line <= len(lines) else ""
+        problem, needle = None, ""
+        for comment in _COMMENT.finditer(piece.text):
+            marker = markers.match_line(source)
+            if marker is None or not marker.closed or comment.group(0).strip() != source.strip():
+                problem, needle = "an HTML comment (only acp-docs markers, alone on a line)", "<!--"
+                break
+        if problem is None:
+            for tag in _TAG.finditer(_COMMENT.sub(" ", piece.text)):
                 if tag["name"].lower() not in ALLOWED_HTML:
-                    problem = (tag.start(), f"raw HTML <{tag['close']}{tag['name']}>")
+                    problem = f"raw HTML <{tag['close']}{tag['name']}>"
+                    needle = f"<{tag['close']}{tag['name']}"
                     break
-        if problem is not None:
-            col, what = problem
-            out.append(
-                Finding(
-                    rfd.shown,
-                    number,
-                    col + 1,
-                    CHECK,
-                    f"{what} is not allowed in an RFD: write it in Markdown (allowed: {allowed})",
-                    "rfds/raw-html",
-                )
-            )
+        if problem is None or piece.line in said:
+            continue
+        said.add(piece.line)
+        col = source.find(needle) + 1 if needle in source else 1
+        message = f"{problem} is not allowed in an RFD: write it in Markdown (allowed: {allowed})"
+        out.append(Finding(rfd.shown, piece.line, col, CHECK, message, "rfds/raw-html"))
     return out
 
 
@@ -299,10 +285,11 @@ def lint(repo: Repo, rfds: list[Rfd] | None = None) -> list[Finding]:
     """Every RFD rule over the repository (`rfds`: already loaded, else read here)."""
     rfds = load_all(repo) if rfds is None else rfds
     validator = front_matter_validator(repo)
+    read_html = rawhtml.Reader(repo.config)
     placeholders = template_paragraphs(repo.rfds_dir)
     findings: list[Finding] = []
     for rfd in rfds:
-        findings.extend(lint_one(rfd, validator))
+        findings.extend(lint_one(rfd, validator, read_html))
         findings.extend(lint_placeholders(rfd, placeholders))
     findings.extend(lint_nav(repo, rfds))
     findings.extend(odd_entries(repo))

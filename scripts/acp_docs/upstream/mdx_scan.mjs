@@ -105,6 +105,13 @@ function expressionLinks(attribute, links) {
 }
 
 const RESOURCES = new Set(["use", "image", "feImage"]);
+const LIVE = new Set([
+  "mdxFlowExpression",
+  "mdxTextExpression",
+  "mdxjsEsm",
+  "mdxJsxFlowElement",
+  "mdxJsxTextElement",
+]);
 const COMPONENTS = new Set(["Tab", "Accordion"]);
 
 function scan(tree, custom) {
@@ -114,9 +121,26 @@ function scan(tree, custom) {
   const ids = [];
   const components = [];
   const stray = [];
+  const live = [];
   let declared = null;
   const walk = (node, groups) => {
     const at = node.position?.start ?? { line: 1, column: 1 };
+    // What MDX turns into code when the page renders: expressions, module
+    // statements and components (the export admits only its own components).
+    if (LIVE.has(node.type)) {
+      const value = String(node.value ?? "").trim();
+      live.push({
+        line: at.line,
+        col: at.column,
+        kind: node.type,
+        name: node.name ?? null,
+        attributes: (node.attributes ?? []).length,
+        comment:
+          value.startsWith("/*") &&
+          value.endsWith("*/") &&
+          !value.slice(2, -2).includes("*/"),
+      });
+    }
     if (declared !== null && node.type !== "code") {
       stray.push(declared.line);
       declared = null;
@@ -183,7 +207,7 @@ function scan(tree, custom) {
   };
   walk(tree, []);
   if (declared !== null) stray.push(declared.line);
-  return { blocks, headings, links, ids, components, stray };
+  return { blocks, headings, links, ids, components, stray, live };
 }
 
 for (const file of request.files) {

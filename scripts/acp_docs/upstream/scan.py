@@ -41,6 +41,21 @@ class Block:
 
 
 @dataclass(frozen=True)
+class Live:
+    """An expression, module statement or component of a page, where MDX read it."""
+
+    line: int
+    col: int
+    kind: str
+    """The MDX node: `mdxFlowExpression`, `mdxTextExpression`, `mdxjsEsm`, `mdxJsx...Element`."""
+    name: str | None
+    """A component's name (None for a fragment and for what is not a component)."""
+    attributes: int
+    comment: bool
+    """An expression that is only a comment, `{/* ... */}`: it renders nothing."""
+
+
+@dataclass(frozen=True)
 class Scanned:
     """What the MDX parser saw in one page, or where it stopped (`error`, `line`, `col`)."""
 
@@ -60,6 +75,9 @@ class Scanned:
     """The `id` attributes of JSX elements: anchors as much as headings are."""
     stray: tuple[int, ...] = ()
     """Lines of `acp-docs:` declarations that no fenced block follows."""
+    live: tuple[Live, ...] = ()
+    """What MDX makes code of when the page renders: expressions, ES module statements,
+    components (JSX elements)."""
     error: str | None = None
     line: int = 1
     col: int = 1
@@ -93,6 +111,17 @@ def _from(answer: dict[str, Any]) -> Scanned:
         links=tuple((int(k["line"]), int(k["col"]), str(k["url"])) for k in answer["links"]),
         ids=tuple(str(i) for i in answer["ids"]),
         stray=tuple(int(line) for line in answer["stray"]),
+        live=tuple(
+            Live(
+                int(x["line"]),
+                int(x["col"]),
+                str(x["kind"]),
+                None if x["name"] is None else str(x["name"]),
+                int(x["attributes"]),
+                x["comment"] is True,
+            )
+            for x in answer.get("live", [])
+        ),
     )
 
 
