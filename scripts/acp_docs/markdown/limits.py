@@ -12,13 +12,11 @@ before it is rendered; everything here is linear in the page.
 from __future__ import annotations
 
 import re
-import signal
-import threading
 from dataclasses import dataclass
-from typing import Any
 
 from mkdocs.exceptions import PluginError
 
+from acp_docs.core import budget
 from acp_docs.markdown.fences import code_lines, front_matter_end
 from acp_docs.markdown.htmlscan import VOID
 from acp_docs.sources.lines import LineIndex
@@ -163,34 +161,28 @@ class RenderClock:
 
     The budget above covers the slow input that is known; this covers the
     rest, with an error that names the page instead of a build that never
-    ends. It needs the main thread's timer signal, so it is off while serving
-    (the server builds in another thread) and where there is no SIGALRM.
+    ends. It is one step of `acp_docs.core.budget`, inside the build's own.
     """
 
     def __init__(self, seconds: float = PAGE_SECONDS) -> None:
         self.seconds = seconds
         self.page = ""
+        self._step: budget.Step | None = None
 
-    def _usable(self) -> bool:
-        return (
-            hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-        )
-
-    def _expired(self, signum: int, frame: Any) -> None:
-        raise PluginError(
-            f"{self.page}: rendering this page took more than {self.seconds:g} s; it holds input"
+    def _expired(self, out: budget.OutOfTime) -> PluginError:
+        return PluginError(
+            f"{out.within}: rendering this page took more than {out.seconds:g} s; it holds input"
             " made to be slow for Markdown (deep nesting, thousands of unclosed tags or"
             " brackets): remove it"
         )
 
     def start(self, page: str) -> None:
         """Start timing the rendering of `page` (its path as shown)."""
-        if self._usable():
-            self.page = page
-            signal.signal(signal.SIGALRM, self._expired)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        self.stop()
+        self.page = page
+        self._step = budget.start(page, self.seconds, self._expired)
 
     def stop(self) -> None:
         """The page is rendered: stop the timer."""
-        if self._usable():
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        budget.stop(self._step)
+        self._step = None

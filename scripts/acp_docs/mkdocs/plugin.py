@@ -37,7 +37,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
 from acp_docs.checks import registry
-from acp_docs.core import memo
+from acp_docs.core import budget, memo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.diagrams import fences
@@ -82,6 +82,15 @@ class _ProcessTemplates(BytecodeCache):
 
 
 _TEMPLATES = _ProcessTemplates()
+
+
+def _build_out_of_time(out: budget.OutOfTime) -> PluginError:
+    where = f"{out.within}: " if out.within != out.what else ""
+    return PluginError(
+        f"{where}the build ran past its budget of {out.seconds:g} s"
+        f"{' while reading this' if where else ''}; input made to be slow is refused"
+        " (ACP_DOCS_BUILD_SECONDS sets another budget)"
+    )
 
 
 class AcpDocsConfig(base.Config):
@@ -148,6 +157,8 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         except UsageError as exc:
             raise PluginError(str(exc)) from None
         self._state = state = BuildState(checks, self.serving)
+        whole = budget.start("the build", budget.build_seconds(), _build_out_of_time)
+        self._patches.callback(budget.stop, whole)
         self._patches.enter_context(folderlinks.applied())
         self._patches.enter_context(renderspeed.applied())
         self._patches.enter_context(agentmarkdown.applied())

@@ -23,7 +23,7 @@ import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from acp_docs.core import memo, protocols
+from acp_docs.core import budget, memo, protocols
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.core.protocols import ProtocolVersion
@@ -346,13 +346,30 @@ def _assemble(root: Path, sources: Sequence[SchemaSource], meta_check: bool) -> 
         for source in sources:
             if source.usable and version.name in source.versions:
                 try:
-                    made.append(fragments.contribution(source, version.name))
+                    with budget.limited(source.shown):
+                        made.append(fragments.contribution(source, version.name))
                 except LocatedError as exc:
                     record(exc.path, exc.line, exc.reason, "schema/source", version.name)
+                except budget.OutOfTime as out:
+                    if out.what != source.shown:
+                        raise
+                    message = f"generating this change took more than {out.seconds:g} s"
+                    record(source.shown, 1, message, "schema/source", version.name)
         while True:
+            named = ", ".join(c.shown for c in made) or "the base schemas"
             try:
-                result = merged(root, version, made, "unstable", meta_check, refuse_problems=False)
+                with budget.limited(named):
+                    result = merged(
+                        root, version, made, "unstable", meta_check, refuse_problems=False
+                    )
                 break
+            except budget.OutOfTime as out:
+                if out.what != named or not made:
+                    raise
+                message = f"merging this change took more than {out.seconds:g} s, and was stopped"
+                record(made[0].shown, 1, message, "schema/merge", version.name)
+                made.pop(0)
+                continue
             except MergeRefused as exc:
                 culprit = next((c for c in made if exc.path and c.shown == exc.path), None)
                 if culprit is None:

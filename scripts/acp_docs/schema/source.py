@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_docs.core import memo, protocols
+from acp_docs.core import budget, memo, protocols
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.schema import changes as changes_module
 from acp_docs.schema.constructs import DROP, Resolver
@@ -313,7 +313,20 @@ def _load(root: Path, path: Path) -> SchemaSource:
         problem = SourceError(shown, exc.line, exc.reason)
         return SchemaSource(path.parent.name, path, shown, {}, {}, problems=(problem,))
     # Kept while serving until the file changes (`acp_docs.core.memo`); the source is never mutated.
-    return memo.remembered(f"source:{path}", (shown, text), lambda: _parse(path, shown, text))
+    return memo.remembered(f"source:{path}", (shown, text), lambda: _bounded(path, shown, text))
+
+
+def _bounded(path: Path, shown: str, text: str) -> SchemaSource:
+    """`_parse` within the source's time budget (`core.budget`)."""
+    try:
+        with budget.limited(shown):
+            return _parse(path, shown, text)
+    except budget.OutOfTime as out:
+        if out.what != shown:
+            raise
+        message = f"reading this source took more than {out.seconds:g} s, and was stopped"
+        problem = SourceError(shown, 1, message)
+        return SchemaSource(path.parent.name, path, shown, {}, {}, problems=(problem,))
 
 
 def from_text(root: Path, path: Path, text: str) -> SchemaSource:

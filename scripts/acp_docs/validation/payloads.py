@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from acp_docs.core import budget
 from acp_docs.core.errors import LocatedError, UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.sources import filetree
@@ -58,10 +59,17 @@ def validate_files(
             ) from None
     results = []
     for shown, payload, name in loaded:
-        if definition is None:
-            outcome = schemas.check_message(protocol, payload)
-        else:
-            outcome = schemas.check(protocol, name, payload)
+        try:
+            with budget.limited(shown):
+                if definition is None:
+                    outcome = schemas.check_message(protocol, payload)
+                else:
+                    outcome = schemas.check(protocol, name, payload)
+        except budget.OutOfTime as out:
+            raise UsageError(
+                f"{shown}: checking this payload took more than {out.seconds:g} s, and was"
+                " stopped (ACP_DOCS_FILE_SECONDS sets another budget)"
+            ) from None
         results.append((shown, outcome))
     return results
 
@@ -100,8 +108,37 @@ def check_fixtures(root: Path, schemas: SchemaSet) -> list[Finding]:
         for kind, paths in fixture_files(root, protocol).items():
             for path in paths:
                 shown = path.relative_to(root).as_posix()
-                findings.extend(_check_fixture(path, shown, protocol, kind, schemas))
+                findings.extend(_bounded(path, shown, protocol, kind, schemas))
     return findings
+
+
+FIXTURE_BYTES = 256 * 1024
+"""The size of one fixture: an ACP payload worth showing is far smaller."""
+
+
+def _bounded(path: Path, shown: str, protocol: str, kind: str, schemas: SchemaSet) -> list[Finding]:
+    """`_check_fixture` within the fixture's budget of size and time (`core.budget`)."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    if size > FIXTURE_BYTES:
+        message = (
+            f"the fixture holds {size:,} bytes, more than the {FIXTURE_BYTES:,} one may hold:"
+            " it is not checked; keep a fixture to the payload it shows"
+        )
+        return [Finding(shown, 1, 1, CHECK, message, _rule("too-large"))]
+    try:
+        with budget.limited(shown):
+            return _check_fixture(path, shown, protocol, kind, schemas)
+    except budget.OutOfTime as out:
+        if out.what != shown:
+            raise  # the build's own budget ran out: not this fixture's finding alone
+        message = (
+            f"checking the fixture took more than {out.seconds:g} s, and was stopped: a list"
+            " that must hold unique items, or a payload this large, is not worth a fixture"
+        )
+        return [Finding(shown, 1, 1, CHECK, message, _rule("too-slow"))]
 
 
 CHECK = "examples"
