@@ -21,6 +21,7 @@ from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult
 from acp_docs.reporters.text import printable
+from acp_docs.sources.textfile import linked_folder
 
 
 def cmd_rfds(args: argparse.Namespace) -> int:
@@ -83,7 +84,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.write_baseline is not None:
         results = _write_baseline(args.write_baseline, results, tree, args.min_level)
     elif args.baseline is not None:
-        results = _against_baseline(args.baseline, results, args.min_level)
+        results = _against_baseline(args.baseline, results, args.min_level, tree)
     findings = sorted({f for r in results for f in r.findings})
     failing: dict[str, list[str]] = {}
     for result in results:
@@ -149,10 +150,17 @@ def _write_baseline(
     ]
 
 
-def _against_baseline(path: Path, results: list[CheckResult], level: str) -> list[CheckResult]:
+def _against_baseline(
+    path: Path, results: list[CheckResult], level: str, tree: Path
+) -> list[CheckResult]:
     """Only the findings the baseline at `path` does not hold; a usage error when it is
-    missing, so that a wrong or uncommitted path never passes."""
+    missing, so that a wrong or uncommitted path never passes. A baseline in the checked
+    `tree` is read only as the file itself: never through a link, nor a linked folder."""
     from acp_docs.checks import baseline
+
+    linked = linked_folder(path, tree)
+    if linked is not None:
+        raise UsageError(f"{path}: the folder {linked} on the way is a link; it is not followed")
 
     if not path.exists() and not path.is_symlink():
         raise UsageError(

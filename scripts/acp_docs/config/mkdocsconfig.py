@@ -243,6 +243,11 @@ def refuse_code(config: dict[str, Any], lines: dict[str, int], root: Path) -> No
         folder = config.get(key)
         if isinstance(folder, str) and not filetree.within(root, root / folder):
             fail(f"/{key}", f"{key} {folder[:80]!r} is outside the checkout, and MkDocs {does} it")
+    site = config.get("site_dir")
+    if isinstance(site, str):
+        refused = output_problem(root, site, [str(config.get("docs_dir") or "docs")])
+        if refused is not None:
+            fail("/site_dir", refused)
     for index, path in enumerate(config.get("watch") or []):
         if isinstance(path, str) and not filetree.within(root, root / path):
             fail(f"/watch/{index}", f"watch {path[:80]!r} is outside the checkout")
@@ -259,6 +264,57 @@ def refuse_code(config: dict[str, Any], lines: dict[str, int], root: Path) -> No
         ):
             pointer = "".join(f"/{part}" for part in where)
             fail(pointer, f"{_where(where)} {path[:80]!r} is not a file inside the docs folder")
+
+
+SOURCE_NAMES = frozenset({"docs", "rfds", "schema", "scripts", "tests", "node_modules"})
+"""Folders of a checkout that hold what a site is made from, never what it is built into."""
+
+
+def output_problem(root: Path, folder: str, sources: list[str]) -> str | None:
+    """Why MkDocs may not empty and write `folder` of the checkout `root`, or None.
+
+    By allowlist: a folder of plain names (none starts with a dot: `.git`, `.github`),
+    not the checkout, not one of its source folders (`sources`, `SOURCE_NAMES`) nor
+    inside or around one, and holding no file Git tracks.
+    """
+    parts = Path(folder).parts
+    if not parts or any(part.startswith(".") for part in parts):
+        return f"site_dir {folder[:80]!r}: MkDocs empties it; name a new folder, not a hidden one"
+    target = root / folder
+    for name in sorted(SOURCE_NAMES | set(sources)):
+        source = root / name
+        if filetree.within(source, target) or filetree.within(target, source):
+            return (
+                f"site_dir {folder[:80]!r} holds or lies in {name}/, which MkDocs would empty:"
+                " name a new folder (`site`)"
+            )
+    tracked = _tracked(root, folder)
+    if tracked:
+        return (
+            f"site_dir {folder[:80]!r} holds {tracked!r}, a file Git tracks, and MkDocs"
+            " empties it: name a new folder (`site`)"
+        )
+    return None
+
+
+def _tracked(root: Path, folder: str) -> str | None:
+    """The first file Git tracks in `folder` of the checkout (None: none, or no Git there)."""
+    from acp_docs.core import runner
+
+    if not (root / ".git").exists() or not (root / folder).exists():
+        return None
+    try:
+        done = runner.run(
+            "git",
+            ["git", "-C", str(root), "ls-files", "-z", "--", f"{folder}/"],
+            cwd=root,
+            fix="install Git",
+            timeout=30,
+        )
+    except runner.ToolFailure:
+        return None
+    first = done.stdout.split("\0", 1)[0]
+    return first or None
 
 
 def find_root(start: Path | None = None) -> Path:

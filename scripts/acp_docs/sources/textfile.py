@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -32,16 +33,26 @@ def max_bytes() -> int:
 
 
 def read_bytes(path: Path, shown: str | None = None) -> bytes:
-    """A regular file's bytes, at most `max_bytes()`; never blocks on a FIFO or device."""
+    """A regular file's bytes, at most `max_bytes()`; never blocks on a FIFO or device.
+
+    A file that is a symbolic link is refused, wherever it leads: every file the
+    tool reads from a tree it checks is the file itself (folders on the way are
+    the tree walkers' to refuse, `sources.filetree`).
+    """
     name = shown or str(path)
     limit = max_bytes()
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise UnreadableFile(name, "no such file") from None
-    except IsADirectoryError:
-        raise UnreadableFile(name, "is a directory, expected a file") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnreadableFile(
+                name, "is a symbolic link, and links are not followed: put the file itself here"
+            ) from None
+        if exc.errno == errno.EISDIR:
+            raise UnreadableFile(name, "is a directory, expected a file") from None
         raise UnreadableFile(name, f"cannot read: {exc.strerror}") from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
