@@ -329,7 +329,7 @@ def schema_names(repo: Repo) -> frozenset[str]:
         names: set[str] = set()
         for path in bases:
             try:
-                defs = load_json(path).get("$defs")
+                defs = load_json(path, installed=True).get("$defs")
             except (UnreadableFile, LocatedError, AttributeError):
                 continue
             names.update(defs if isinstance(defs, dict) else ())

@@ -57,7 +57,9 @@ class Languages:
 def version(project: Path) -> str:
     """The version of the Prettier installed in `project`; a ToolFailure when there is none."""
     try:
-        data = json.loads(read_text(project / "node_modules" / "prettier" / "package.json"))
+        data = json.loads(
+            read_text(project / "node_modules" / "prettier" / "package.json", installed=True)
+        )
         return str(data["version"])
     except (UsageError, ValueError, KeyError, TypeError):
         raise runner.ToolFailure(

@@ -62,7 +62,7 @@ def sdk_version(root: Path) -> str:
     shown = f"node_modules/{protocols.SDK_PACKAGE}/package.json"
     if not path.is_file():
         raise UsageError(f"{shown}: the pinned ACP SDK is not installed; run `make setup`")
-    data = load_json(path, shown)
+    data = load_json(path, shown, installed=True)
     return str(data.get("version", "unknown")) if isinstance(data, dict) else "unknown"
 
 
@@ -138,7 +138,7 @@ def load_base(
             " run `make setup` (it runs `npm ci`)"
         )
     shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-    data = load_json(path, shown)
+    data = load_json(path, shown, installed=base is None)
     if not isinstance(data, dict) or not isinstance(data.get("$defs"), dict):
         raise MergeRefused(f"{shown}: not a JSON Schema with $defs")
     return data

@@ -32,16 +32,19 @@ def max_bytes() -> int:
     return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_MAX_BYTES
 
 
-def read_bytes(path: Path, shown: str | None = None) -> bytes:
+def read_bytes(path: Path, shown: str | None = None, *, installed: bool = False) -> bytes:
     """A regular file's bytes, at most `max_bytes()`; never blocks on a FIFO or device.
 
     A file that is a symbolic link is refused, wherever it leads: every file the
     tool reads from a tree it checks is the file itself (folders on the way are
-    the tree walkers' to refuse, `sources.filetree`).
+    the tree walkers' to refuse, `sources.filetree`). Only a file of an
+    `installed` package (`node_modules`, which npm fills with links) is followed.
     """
     name = shown or str(path)
     limit = max_bytes()
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_NOCTTY", 0)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+    if not installed:
+        flags |= os.O_NOFOLLOW
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
@@ -76,14 +79,14 @@ def read_bytes(path: Path, shown: str | None = None) -> bytes:
     return data
 
 
-def read_text(path: Path, shown: str | None = None) -> str:
+def read_text(path: Path, shown: str | None = None, *, installed: bool = False) -> str:
     """Return the file's text with a BOM dropped and line ends made `\\n`.
 
     `shown` is the name used in error messages (default: the path itself).
     The file must be a regular file of at most `max_bytes()`.
     """
     name = shown or str(path)
-    data = read_bytes(path, name)
+    data = read_bytes(path, name, installed=installed)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -92,10 +95,10 @@ def read_text(path: Path, shown: str | None = None) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def load_json(path: Path, shown: str | None = None) -> Any:
+def load_json(path: Path, shown: str | None = None, *, installed: bool = False) -> Any:
     """Parse a JSON file strictly (see `jsonparse`); a UsageError naming line and column."""
     name = shown or str(path)
-    text = read_text(path, name)
+    text = read_text(path, name, installed=installed)
     try:
         return jsonparse.loads(text)
     except jsonparse.JsonProblem as exc:
