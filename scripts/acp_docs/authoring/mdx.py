@@ -43,6 +43,8 @@ CALLOUTS = {
 _TAB = re.compile(r'^=== "(?P<label>[^"]*)"\s*$')
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?) (?P<kind>[a-z]+)(?: "(?P<title>[^"]*)")?\s*$')
 _LINK = re.compile(r"\]\((?P<target>[^()\s]+)\)")
+_BRACE = re.compile(r"(?<!\\)(?:\\\\)*[{}]")
+"""A brace no backslash escapes (after an even number of backslashes, escaped in pairs)."""
 _ESM = re.compile(r"\s*(?:import|export)\b")
 """A line MDX reads as JavaScript (an ES module statement), not as prose."""
 
@@ -146,7 +148,7 @@ class _Converter:
         text = _LINK.sub(lambda m: f"]({self.link(m['target'], line)})", text)
         if "<" in text:
             self.problem(line, "raw HTML or an autolink has no safe MDX form here; use Markdown")
-        return text.replace("{", "\\{").replace("}", "\\}")
+        return _BRACE.sub(lambda m: m.group(0)[:-1] + "\\" + m.group(0)[-1], text)
 
     def indented(self, start: int) -> tuple[list[tuple[int, str]], int]:
         """The 4-space-indented body after line `start` (0-based), de-indented."""
