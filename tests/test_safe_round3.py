@@ -453,3 +453,27 @@ def test_planted_cache_entries_are_ignored_and_nothing_of_them_is_published_or_r
     for entry in kept:  # each entry made again, sealed
         kind = entry.parent.name
         assert cachedir.Folder(kind, entry.parent).read(entry.name) is not None, entry
+
+
+def test_the_cache_key_is_kept_outside_the_cache_folder_for_its_owner_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(cachedir.KEY_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    key = cachedir.key()
+    kept = tmp_path / "config" / "acp-docs" / "cache-key"
+    assert kept.read_bytes() == key and kept.stat().st_mode & 0o777 == 0o600
+    assert cachedir.key() == key, "the same key for the next run"
+    folder = cachedir.cache_dir("pages")
+    assert folder is not None and not kept.is_relative_to(tmp_path / "cache")
+    folder.write_text("entry.json", "{}")
+    assert folder.read_text("entry.json") == "{}"
+    kept.chmod(0o644)  # readable by others: somebody may know it, so it is not used
+    assert cachedir.key() != key and folder.read_text("entry.json") is None
+    kept.unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_bytes(key)
+    elsewhere.chmod(0o600)
+    kept.symlink_to(elsewhere)  # a key behind a link is not read either
+    assert cachedir.key() != key
