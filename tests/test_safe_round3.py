@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-import os
 import pickle
 import random
 import re
@@ -29,6 +28,7 @@ from acp_docs.authoring import mdx
 from acp_docs.config.repo import Repo
 from acp_docs.core import budget, cachedir
 from acp_docs.core.escaping import code_spans
+from acp_docs.diagrams import publish
 from acp_docs.markdown import rawhtml
 from acp_docs.markdown.blocks import renderer
 from acp_docs.upstream import scan
@@ -284,6 +284,33 @@ def test_the_red_teams_page_is_called_out_and_published_as_the_allowlist_admits(
         server.shutdown()
 
 
+@pytest.mark.parametrize(
+    ("statement", "word"),
+    [
+        ("    style B color:#ffffff,fill:#ffffff", "style"),
+        ("    A --> B; classDef ghost color:#fff", "classDef"),
+        ("    A:::ghost --> B", ":::"),
+        ("    LINKSTYLE 0 stroke:#fff", "LINKSTYLE"),
+    ],
+)
+def test_a_diagram_that_sets_its_own_colors_is_refused_before_drawing(
+    tmp_path: Path, statement: str, word: str
+) -> None:
+    publisher = publish.Publisher(tmp_path)  # no Mermaid here: a drawing would fail
+    text = f"flowchart TD\n    accTitle: t\n    accDescr: d\n    A --> B\n{statement}\n"
+    outcome = publisher.publish(text, 10)
+    assert outcome.figure is None and publisher.renderer.started == 0
+    (problem,) = outcome.problems
+    assert (problem.line, problem.rule) == (
+        15,
+        "diagrams/config",
+    ) and f"`{word}`" in problem.message
+    sequence = "sequenceDiagram\n    accTitle: t\n    accDescr: d\n    rect rgb(255,255,255)\n"
+    assert [
+        p.rule for p in publisher.publish(sequence + "    A->>B: x\n    end\n", 1).problems
+    ] == ["diagrams/config"]
+
+
 # -- every check bounded --------------------------------------------------------------------
 
 
@@ -416,17 +443,18 @@ def test_planted_cache_entries_are_ignored_and_nothing_of_them_is_published_or_r
 
     repo = copy_repo(tmp_path, lean=False)
     cache = tmp_path / "cache"
-    env = {**os.environ, "ACP_DOCS_CACHE_DIR": str(cache)}
     site = tmp_path / "site"
-    first = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "mkdocs"), "build", "--site-dir", str(site)],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert first.returncode == 0, first.stderr
+
+    def build() -> None:
+        built = run(
+            ["mkdocs", "build", "--site-dir", str(site)],
+            cwd=repo,
+            env={"ACP_DOCS_CACHE_DIR": str(cache)},
+            timeout=900,
+        )
+        assert built.returncode == 0, built.stderr
+
+    build()
     kept = [p for p in cache.rglob("*") if p.is_file() and not p.name.startswith(".")]
     assert kept, "the build kept nothing"
     refresh = '<meta http-equiv="refresh" content="0;url=https://elsewhere.example/">'
@@ -438,15 +466,7 @@ def test_planted_cache_entries_are_ignored_and_nothing_of_them_is_published_or_r
     (cache / "jinja").mkdir(exist_ok=True)
     for name in _jinja_entries(repo):
         (cache / "jinja" / name).write_bytes(payload)
-    again = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "mkdocs"), "build", "--site-dir", str(site)],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert again.returncode == 0, again.stderr
+    build()
     assert not marker.exists(), "the planted bytecode was loaded"
     pages = [p.read_text(encoding="utf-8") for p in site.rglob("*.html")]
     assert pages and not any("elsewhere.example" in page for page in pages)

@@ -74,6 +74,26 @@ def _kind(text: str) -> str:
     return ""
 
 
+STYLING = frozenset({"style", "classdef", "class", "linkstyle", "rect", "box"})
+"""Mermaid statements that set a diagram's colors or styles (sequence diagrams' `rect` and
+`box` take a color): configuration, which a page may not carry."""
+
+
+def _styling(text: str) -> tuple[int, str] | None:
+    """The line (1-based, of the diagram) and word of the first statement that styles the
+    diagram, or None. Read over-widely on purpose: each `;`-separated statement of each
+    line, comments cut, any case, and `:::` (a class given to a node)."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        code = line.split("%%", 1)[0]
+        if ":::" in code:
+            return number, ":::"
+        for statement in code.split(";"):
+            words = statement.split()
+            if words and words[0].lower() in STYLING:
+                return number, words[0]
+    return None
+
+
 class Publisher:
     """Publishes the diagrams of one build; holds their style rules for the style sheet."""
 
@@ -102,6 +122,14 @@ class Publisher:
             )
             line = fence_line + 1 + text.count("\n", 0, directive)
             return Outcome(None, [Problem(line, "diagrams/config", message)])
+        styled = _styling(text)
+        if styled is not None:
+            at, word = styled
+            message = (
+                f"the diagram sets its own colors or styles (`{word}`): the site's palette styles"
+                " every diagram, in light and dark, so it is not drawn; remove the statement"
+            )
+            return Outcome(None, [Problem(fence_line + at, "diagrams/config", message)])
         kind = _kind(text)
         if kind not in KINDS:
             message = (
