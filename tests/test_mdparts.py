@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.checks import prettier
+from acp_docs.checks import prettier, prettier_files
 from acp_docs.config.repo import Repo
 from acp_docs.core import cachedir
 from acp_docs.markdown import parts as mdparts
@@ -173,7 +173,8 @@ def _sources() -> dict[str, str]:
 
 def _long(repo: Repo) -> dict[str, list[mdparts.Part]]:
     """The long Markdown files of `repo` the format check cuts, with their parts."""
-    return prettier._long_markdown(prettier._markdown(prettier.checkout_files(repo)))
+    only_md = prettier_files.Languages((), frozenset(), frozenset())  # `.md` files are cut
+    return prettier._long_markdown(prettier._markdown(prettier.checkout_files(repo), only_md))
 
 
 def test_every_file_formats_in_parts_exactly_as_it_formats_whole() -> None:

@@ -115,6 +115,24 @@ def test_raw_html_in_an_rfd_is_what_the_rendered_page_holds() -> None:
     assert not differ, differ[:10]
 
 
+def test_a_page_whose_front_matter_mkdocs_does_not_take_is_read_whole() -> None:
+    """`---` and a form feed opens no front matter for MkDocs, so what follows is the page,
+    and its raw HTML is read as the page's."""
+    reader = rawhtml.Reader(_site_config())
+    text = '---\x0c\ntitle: x\n#<a class="md-button" href="https://x.example">FM</a>\n---\n\n# T\n'
+    assert [(p.text, p.line) for p in reader(text)][:1] == [
+        ('<a class="md-button" href="https://x.example">', 3)
+    ]
+    taken = "---\ntitle: x\n---\n\n# T\n\n<b>bold</b>\n"
+    assert [(p.text, p.line) for p in reader(taken)] == [("<b>", 7), ("</b>", 7)]
+
+
+def test_an_exported_block_is_fenced_longer_than_any_run_of_backticks_inside() -> None:
+    block = SimpleNamespace(lang="md", title=None, content="```\n{alert(1)}\n```\n")
+    lines = _converter().fence(block)  # type: ignore[arg-type]
+    assert lines[0] == "````md" and lines[-1] == "````"
+
+
 def _converter() -> mdx._Converter:
     repo = SimpleNamespace(config={}, docs_dir=Path("/nonexistent"))
     rfd = SimpleNamespace(text="", shown="rfds/x.md", docs_path="rfds/x.md", meta={})
@@ -291,6 +309,7 @@ def test_the_red_teams_page_is_called_out_and_published_as_the_allowlist_admits(
         ("    A --> B; classDef ghost color:#fff", "classDef"),
         ("    A:::ghost --> B", ":::"),
         ("    LINKSTYLE 0 stroke:#fff", "LINKSTYLE"),
+        ('    C["x %% y"] --> D; style D fill:#f00', "style"),  # `%%` in a label: no comment
     ],
 )
 def test_a_diagram_that_sets_its_own_colors_is_refused_before_drawing(
@@ -332,6 +351,31 @@ def test_a_step_past_its_budget_is_stopped_with_the_file_it_was_reading() -> Non
         while True:
             pass
     assert (whole.value.what, whole.value.within) == ("the build", "docs/page.md")
+
+
+def test_a_step_that_catches_the_end_of_its_time_is_stopped_again() -> None:
+    """Code that swallows the first stop cannot go on: the step is stopped again."""
+    stops = 0
+    with pytest.raises(budget.OutOfTime), budget.limited("docs/greedy.md", 0.2):
+        try:
+            while True:
+                pass
+        except BaseException:  # what a careless step might do
+            stops += 1
+        while True:  # waits for the second stop
+            pass
+    assert stops == 1
+
+
+def test_prettier_markdown_of_any_extension_is_held_to_the_complexity_limit(
+    node_repo: Path,
+) -> None:
+    from acp_docs.checks import prettier
+
+    deep = "".join("  " * level + "- a\n" for level in range(200))
+    (node_repo / "notes.markdown").write_text(deep, encoding="utf-8")
+    (finding,) = prettier._plan(Repo.load(node_repo)).too_complex
+    assert (finding.path, finding.rule_id) == ("notes.markdown", "format/too-complex")
 
 
 @pytest.mark.build
@@ -381,9 +425,21 @@ def test_site_dir_names_a_new_plain_folder(repo_copy: Path, folder: str) -> None
 
 
 @pytest.mark.build
-def test_a_plain_mkdocs_build_leaves_a_folder_of_tracked_files_alone(tmp_path: Path) -> None:
+def test_a_plain_mkdocs_build_empties_no_tracked_or_linked_folder(tmp_path: Path) -> None:
     require_tool("git", "Git")
     repo = copy_repo(tmp_path)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "important.txt").write_text("kept\n")
+    (repo / "site").symlink_to(victim)  # the default output folder, a link
+    built = run(["mkdocs", "build"], cwd=repo)
+    assert built.returncode != 0 and "site is a link" in built.stderr, built.stderr
+    assert (victim / "important.txt").read_text() == "kept\n"
+    (repo / "site").unlink()
+    (repo / "out").symlink_to(repo / "schema")
+    built = run(["mkdocs", "build", "--site-dir", str(repo / "out")], cwd=repo)
+    assert built.returncode != 0 and "out is a link" in built.stderr, built.stderr
+    (repo / "out").unlink()
     (repo / "notes").mkdir()
     (repo / "notes" / "keep.txt").write_text("kept\n")
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
@@ -393,6 +449,18 @@ def test_a_plain_mkdocs_build_leaves_a_folder_of_tracked_files_alone(tmp_path: P
     assert built.returncode != 0
     assert "notes/keep.txt" in built.stderr and "a file Git tracks" in built.stderr, built.stderr
     assert (repo / "notes" / "keep.txt").read_text() == "kept\n"
+
+
+@pytest.mark.build
+def test_a_page_linked_to_a_file_of_the_checkout_is_not_published(tmp_path: Path) -> None:
+    repo = copy_repo(tmp_path)
+    (repo / ".env").write_text("---\ntitle: Notes\n---\n# Notes\n\nTOPSECRET-abc123\n")
+    (repo / "docs" / "leak.md").symlink_to("../.env")
+    site = tmp_path / "site"
+    built = run(["mkdocs", "build", "--site-dir", str(site)], cwd=repo)
+    assert "docs/leak.md" in built.stderr and "links are not followed" in built.stderr
+    published = [p for p in site.rglob("*") if p.is_file()]
+    assert published and not [p for p in published if b"TOPSECRET" in p.read_bytes()]
 
 
 def test_a_baseline_behind_a_link_is_not_read(repo_copy: Path, tmp_path: Path) -> None:

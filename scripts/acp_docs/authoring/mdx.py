@@ -104,8 +104,11 @@ class _Converter:
 
     def fence(self, block: CodeBlock, title: str | None = None) -> list[str]:
         name = title if title is not None else block.title
-        head = f"```{block.lang} {name}".rstrip() if name else f"```{block.lang}"
-        return [head, *block.content.rstrip("\n").split("\n"), "```"]
+        # Longer than any run of backticks inside, so no line of the block can close it.
+        longest = max((len(run) for run in re.findall(r"`+", block.content)), default=0)
+        ticks = "`" * max(3, longest + 1)
+        head = f"{ticks}{block.lang} {name}".rstrip() if name else f"{ticks}{block.lang}"
+        return [head, *block.content.rstrip("\n").split("\n"), ticks]
 
     def link(self, target: str, line: int) -> str:
         scheme, netloc, path, _query, anchor = urlsplit(target)

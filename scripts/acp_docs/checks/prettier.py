@@ -127,15 +127,17 @@ def _first_difference(repo: Repo, command: list[str], rel: str) -> int:
     return _first_changed_line(original, result.stdout)
 
 
-def _markdown(files: list[tuple[str, Path]]) -> dict[str, str]:
-    """The text of each Markdown file that is a regular UTF-8 file, by path: read once.
+def _markdown(files: list[tuple[str, Path]], known: prettier_files.Languages) -> dict[str, str]:
+    """The text of each file Prettier reads as Markdown (`.md`, `.markdown`, `.mkd`, ...)
+    that is a regular UTF-8 file, by path: read once.
 
     Links, FIFOs and files that are not UTF-8 are left to the whole-file check,
     which reports on them as it always did.
     """
     texts = {}
     for rel, path in files:
-        if not rel.endswith(".md") or path.is_symlink() or not path.is_file():
+        markdown = rel.endswith(".md") or known.is_markdown(rel)
+        if not markdown or path.is_symlink() or not path.is_file():
             continue
         try:
             texts[rel] = path.read_bytes().decode("utf-8")
@@ -163,7 +165,7 @@ def _long_markdown(texts: dict[str, str]) -> dict[str, list[mdparts.Part]]:
     """
     found: dict[str, list[mdparts.Part]] = {}
     for rel, text in texts.items():
-        if not _PLAIN_NAME.fullmatch(rel):
+        if not rel.endswith(".md") or not _PLAIN_NAME.fullmatch(rel):
             continue
         if any(folder.startswith(".") for folder in rel.split("/")[:-1]):
             continue
@@ -196,7 +198,7 @@ def _plan(repo: Repo) -> _Plan:
     files = checkout_files(repo)
     known = prettier_files.languages(repo.root, shutil.which("node"))
     every = prettier_files.candidates(repo, files, known)
-    texts = _markdown(files)
+    texts = _markdown(files, known)
     too_complex = _too_complex(texts, {rel for rel, _path in every})
     for finding in too_complex:
         del texts[finding.path]

@@ -36,7 +36,7 @@ _LANGUAGES_SCRIPT = (
     "const info = await p.getSupportInfo();"
     "console.log(JSON.stringify(info.languages.map((l) => ({"
     " extensions: l.extensions ?? [], filenames: l.filenames ?? [],"
-    " interpreters: l.interpreters ?? [] }))));"
+    " interpreters: l.interpreters ?? [], parsers: l.parsers ?? [] }))));"
 )
 _SHEBANG = re.compile(rb"^#!/(?:usr/)?(?:local/)?bin/(?:env\s+(\S+)|(\S+))")
 
@@ -48,10 +48,17 @@ class Languages:
     extensions: tuple[str, ...]
     filenames: frozenset[str]
     interpreters: frozenset[str]
+    markdown: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
+    """The extensions and file names Prettier reads as Markdown (or MDX)."""
 
     def by_name(self, name: str) -> bool:
         """True when Prettier infers a language from the file name `name` alone."""
         return name in self.filenames or name.endswith(self.extensions)
+
+    def is_markdown(self, name: str) -> bool:
+        """True when Prettier formats the file `name` with its Markdown or MDX parser."""
+        extensions, names = self.markdown
+        return name.rsplit("/", 1)[-1] in names or name.endswith(extensions)
 
 
 def version(project: Path) -> str:
@@ -73,7 +80,7 @@ def _well_formed(data: Any) -> bool:
         isinstance(lang, dict)
         and all(
             isinstance(lang.get(key), list) and all(isinstance(v, str) for v in lang[key])
-            for key in ("extensions", "filenames", "interpreters")
+            for key in ("extensions", "filenames", "interpreters", "parsers")
         )
         for lang in data
     )
@@ -93,7 +100,7 @@ def languages(project: Path, node: str | None) -> Languages:
 
 def _languages(project: Path, release: str, node: str | None) -> Languages:
     folder = cachedir.cache_dir("prettier-languages")
-    data: Any = folder.read_json(f"{release}.json") if folder else None
+    data: Any = folder.read_json(f"{release}-parsers.json") if folder else None
     if not _well_formed(data):
         if node is None:
             node = runner.require("node", "prettier", "run `make setup` (Node 20 or newer)")
@@ -112,11 +119,16 @@ def _languages(project: Path, release: str, node: str | None) -> Languages:
         if not _well_formed(data):
             raise runner.ToolFailure("prettier", "no list of languages", "run `make setup`")
         if folder is not None:
-            folder.write_json(f"{release}.json", data)
+            folder.write_json(f"{release}-parsers.json", data)
+    markdown = [lang for lang in data if {"markdown", "mdx"} & set(lang["parsers"])]
     return Languages(
         tuple(sorted({e for lang in data for e in lang["extensions"]})),
         frozenset(f for lang in data for f in lang["filenames"]),
         frozenset(i for lang in data for i in lang["interpreters"]),
+        (
+            tuple(sorted({e for lang in markdown for e in lang["extensions"]})),
+            frozenset(f for lang in markdown for f in lang["filenames"]),
+        ),
     )
 
 

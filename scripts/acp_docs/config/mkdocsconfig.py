@@ -274,13 +274,20 @@ def output_problem(root: Path, folder: str, sources: list[str]) -> str | None:
     """Why MkDocs may not empty and write `folder` of the checkout `root`, or None.
 
     By allowlist: a folder of plain names (none starts with a dot: `.git`, `.github`),
-    not the checkout, not one of its source folders (`sources`, `SOURCE_NAMES`) nor
-    inside or around one, and holding no file Git tracks.
+    no link on the way to it, not the checkout, not one of its source folders
+    (`sources`, `SOURCE_NAMES`) nor inside or around one, and holding no file Git tracks.
     """
     parts = Path(folder).parts
-    if not parts or any(part.startswith(".") for part in parts):
+    if not parts or any(part.startswith(".") or part == ".." for part in parts):
         return f"site_dir {folder[:80]!r}: MkDocs empties it; name a new folder, not a hidden one"
     target = root / folder
+    for depth in range(1, len(parts) + 1):
+        step = root.joinpath(*parts[:depth])
+        if step.is_symlink():
+            return (
+                f"site_dir {folder[:80]!r}: {Path(*parts[:depth]).as_posix()} is a link, and"
+                " MkDocs would empty what it leads to; remove the link, or name a new folder"
+            )
     for name in sorted(SOURCE_NAMES | set(sources)):
         source = root / name
         if filetree.within(source, target) or filetree.within(target, source):
@@ -315,6 +322,18 @@ def _tracked(root: Path, folder: str) -> str | None:
         return None
     first = done.stdout.split("\0", 1)[0]
     return first or None
+
+
+def effective_output_problem(root: Path, site_dir: str, docs_dir: str) -> str | None:
+    """`output_problem` of the folder MkDocs will really empty (`config.site_dir`: the
+    default `site`, or `--site-dir`), when it lies in the checkout; one outside it was
+    named on the command line by whoever runs the build."""
+    root = Path(os.path.abspath(root))
+    target = os.path.abspath(site_dir)
+    if os.path.commonpath([target, str(root)]) != str(root):
+        return None
+    docs = os.path.relpath(os.path.abspath(docs_dir), root)
+    return output_problem(root, os.path.relpath(target, root), [docs])
 
 
 def find_root(start: Path | None = None) -> Path:

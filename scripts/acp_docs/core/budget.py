@@ -47,8 +47,12 @@ def build_seconds() -> float:
     return seconds("ACP_DOCS_BUILD_SECONDS", BUILD_SECONDS)
 
 
-class OutOfTime(Exception):
-    """A step ran past its budget; `what` is the step that ran out, `within` the one under way."""
+class OutOfTime(BaseException):
+    """A step ran past its budget; `what` is the step that ran out, `within` the one under way.
+
+    Not an `Exception`, as `KeyboardInterrupt` is not: code that catches every error
+    of a step does not catch the end of its time.
+    """
 
     def __init__(self, what: str, seconds: float, within: str) -> None:
         super().__init__(f"{within}: took more than {seconds:g} s")
@@ -84,6 +88,9 @@ def _expired(signum: int, frame: Any) -> None:
         _arm()  # a wake-up before its time (the timer was set for a step that ended)
         return
     out = OutOfTime(due.what, due.seconds, _steps[-1].what)
+    # Until the step ends, it is stopped again every second: should what it runs catch
+    # the error, it cannot go on past its time.
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
     raise due.error(out) if due.error is not None else out
 
 

@@ -50,8 +50,10 @@ _ENGINE = Path(__file__).resolve().parent.parent
 
 @functools.cache
 def engine_digest() -> str:
-    """The running engine's code, read once a process (it does not change under it)."""
-    return digest_of(sorted(_ENGINE.rglob("*.py")), _ENGINE)
+    """The running engine's code (its Python, its Node scripts and its JSON data), read once
+    a process (it does not change under it)."""
+    code = [p for p in _ENGINE.rglob("*") if p.suffix in {".py", ".mjs", ".json"}]
+    return digest_of(sorted(code), _ENGINE)
 
 
 def remembered(step: str, key: Hashable, make: Callable[[], T], keep: int = 1) -> T:

@@ -81,13 +81,14 @@ STYLING = frozenset({"style", "classdef", "class", "linkstyle", "rect", "box"})
 
 def _styling(text: str) -> tuple[int, str] | None:
     """The line (1-based, of the diagram) and word of the first statement that styles the
-    diagram, or None. Read over-widely on purpose: each `;`-separated statement of each
-    line, comments cut, any case, and `:::` (a class given to a node)."""
+    diagram, or None. Read over-widely on purpose, so that no reading of Mermaid's can
+    find a statement this one misses: every `;`-separated part of every line, comments
+    and quoted labels included (`%%` in a label is no comment to Mermaid), any case, and
+    `:::` (a class given to a node) anywhere."""
     for number, line in enumerate(text.split("\n"), start=1):
-        code = line.split("%%", 1)[0]
-        if ":::" in code:
+        if ":::" in line:
             return number, ":::"
-        for statement in code.split(";"):
+        for statement in re.split(r";|%%", line):
             words = statement.split()
             if words and words[0].lower() in STYLING:
                 return number, words[0]

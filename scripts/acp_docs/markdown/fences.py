@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from markdown.extensions.attr_list import get_attrs
+from mkdocs.utils.meta import YAML_RE
 from pymdownx.superfences import RE_HL_LINES, RE_LINENUMS, RE_NESTED_FENCE_START, RE_OPTIONS
 
 FENCE_RUN = re.compile(r"(?P<fence>`{3,}|~{3,})(?P<info>.*)")
@@ -28,13 +29,12 @@ _HL_OPTIONS = {"hl_lines": RE_HL_LINES, "linenums": RE_LINENUMS, "title": None, 
 
 
 def front_matter_end(lines: list[str]) -> int:
-    """The number of lines the YAML front matter takes (0 when there is none)."""
-    if not lines or lines[0].rstrip() != "---":
+    """The number of lines the YAML front matter takes (0 when there is none), as MkDocs
+    finds it (`mkdocs.utils.meta.YAML_RE`): a page and its check read the same block."""
+    if not lines or not lines[0].startswith("---"):
         return 0
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
-            return index + 1
-    return 0
+    found = YAML_RE.match("\n".join(lines))
+    return found.group(0).count("\n") if found else 0
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from acp_docs.markdown.blocks import engine, without_front_matter
+from mkdocs.utils.meta import get_data
+
+from acp_docs.markdown.blocks import engine
 
 
 @dataclass(frozen=True)
@@ -89,15 +91,17 @@ class Reader:
             del stash.store, stash.store_tag  # the class's methods again
 
     def __call__(self, text: str) -> list[RawHtml]:
-        """The raw HTML the engine takes from `text` (front matter aside), in order."""
+        """The raw HTML the engine takes from `text` as MkDocs hands it over (its front
+        matter taken off only when MkDocs takes it off), in order."""
         from acp_docs.patches import renderspeed
 
         self._taken = []
         md = self._engine
         md.reset()
+        body, _meta = get_data(text)  # what MkDocs renders, front matter or not
         try:
             with renderspeed.applied(renderspeed.fits()):
-                md.convert(without_front_matter(text))
+                md.convert(body)
             taken = self._taken
         finally:
             self._taken = None

@@ -37,6 +37,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
 from acp_docs.checks import registry
+from acp_docs.config import mkdocsconfig
 from acp_docs.core import budget, memo
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
@@ -152,6 +153,10 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
     def on_config(self, config: Any) -> Any:
         """A fresh build: the registered checks, the patches, the repository and its findings."""
         self._patches.close()  # a build that raised before its end left them applied
+        root = Path(config.config_file_path).resolve().parent
+        refused = mkdocsconfig.effective_output_problem(root, config.site_dir, config.docs_dir)
+        if refused is not None:  # before MkDocs empties the folder
+            raise PluginError(f"{mkdocsconfig.CONFIG_NAME}: {refused}")
         try:
             checks = registry.load_checks()
         except UsageError as exc:
@@ -163,7 +168,7 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         self._patches.enter_context(renderspeed.applied())
         self._patches.enter_context(agentmarkdown.applied())
         self._repair_theme = themefix.PATCH.usable()
-        load.load(state, Path(config.config_file_path).resolve().parent)
+        load.load(state, root)
         config.markdown_extensions.append(links.LinkExtension(state.links))
         config.markdown_extensions.append(apipages.AutodocGuard(state.api))
         if STYLESHEET not in config.extra_css:

@@ -207,8 +207,11 @@ class DemoData:
 
 
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_VALID_FIXTURE = re.compile(r"examples/v[0-9]{1,3}/valid/[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.json")
-"""A demo sends only fixtures the examples check holds valid."""
+_VALID_FIXTURE = re.compile(
+    r"examples/(?P<version>[a-z0-9]{1,8})/valid/[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.json"
+)
+"""A demo sends only fixtures the examples check holds valid: of a protocol version it
+checks fixtures of (`protocols.NAMES`)."""
 
 
 def _inside(root: Path, shown: str) -> Path:
@@ -242,7 +245,8 @@ def _demo_data(root: Path, slug: str) -> DemoData:
         if not isinstance(entry, dict) or set(entry) != {"name", "label", "fixture"}:
             raise UsageError(f"{shown}:1:1: each example has exactly name, label and fixture")
         fixture = str(entry["fixture"])
-        if not _VALID_FIXTURE.fullmatch(fixture):
+        named = _VALID_FIXTURE.fullmatch(fixture)
+        if named is None or named["version"] not in protocols.NAMES:
             raise UsageError(
                 f"{shown}:1:1: fixture {fixture!r} is not a valid fixture: name one of"
                 " schema/examples/<version>/valid/, which the examples check validates"

@@ -101,7 +101,7 @@ def undecodable_names(root: Path) -> list[str]:
     return found
 
 
-def _link_problem(root: str, full: str) -> str | None:
+def _link_problem(root: str, full: str) -> str:
     try:
         target = os.path.realpath(full, strict=True)
     except OSError as exc:
@@ -117,7 +117,7 @@ def _link_problem(root: str, full: str) -> str | None:
         if os.path.commonpath([parent, target]) == target:
             return "is a symlink loop (it points at a folder that holds it)"
         return "is a symlink to a folder, which the site build would follow"
-    return None
+    return "is a symlink, and links are not followed even inside the checkout"
 
 
 def scan(root: Path, folders: Iterable[Path]) -> Scan:
