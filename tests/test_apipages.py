@@ -217,7 +217,13 @@ def test_an_instruction_outside_the_api_pages_is_text_and_a_finding_at_its_line(
     ]
     page.write_text(text + "\n" + "\n\n".join(planted) + "\n", encoding="utf-8")
     lines = page.read_text(encoding="utf-8").split("\n")
-    expected = sorted(n for n, line in enumerate(lines, start=1) if ":::" in line)
+    first = text.count("\n") + 2  # the planted lines, whatever the page says of `:::` itself
+    expected = sorted(
+        n
+        for n, line in enumerate(lines, start=1)
+        if n >= first and line.strip(" >-!").startswith(":::")
+    )
+    assert len(expected) == len(planted)
     result = acp(["check", "--only", "build", "--format", "json"], cwd=repo)
     no_traceback(result)
     assert result.returncode == 1
