@@ -127,6 +127,19 @@ def test_a_page_whose_front_matter_mkdocs_does_not_take_is_read_whole() -> None:
     assert [(p.text, p.line) for p in reader(taken)] == [("<b>", 7), ("</b>", 7)]
 
 
+def test_an_rfd_too_complex_to_render_is_not_read_for_raw_html_at_all() -> None:
+    """The build refuses to render it (`build/too-complex`); the lint does not render it
+    either, so it cannot hold the check for minutes."""
+    from acp_docs.rfds import model
+
+    def never(text: str) -> list:
+        raise AssertionError("rendered")
+
+    deep = "# T\n\n" + "".join("  " * level + "- a\n" for level in range(80))
+    rfd = SimpleNamespace(text=deep, shown="rfds/deep.md")
+    assert model._lint_html(rfd, never) == []  # type: ignore[arg-type]
+
+
 def test_an_exported_block_is_fenced_longer_than_any_run_of_backticks_inside() -> None:
     block = SimpleNamespace(lang="md", title=None, content="```\n{alert(1)}\n```\n")
     lines = _converter().fence(block)  # type: ignore[arg-type]

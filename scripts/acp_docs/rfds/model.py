@@ -18,8 +18,10 @@ from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
 from acp_docs.config.repo import Repo
+from acp_docs.core import budget
 from acp_docs.core.errors import LocatedError
 from acp_docs.core.findings import Finding
+from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import markers, rawhtml
 from acp_docs.policy import titles
 from acp_docs.rfds.files import (
@@ -160,10 +162,23 @@ def _lint_html(rfd: Rfd, read_html: rawhtml.Reader) -> list[Finding]:
     """Raw HTML, as the site's Markdown engine takes it: only the allowed elements, and
     acp-docs markers alone on their line."""
     out: list[Finding] = []
+    if mdlimits.hazard(rfd.text) is not None:
+        return out  # not rendered at all: the build's `build/too-complex` finding says why
     lines = rfd.text.split("\n")
     allowed = ", ".join(f"<{name}>" for name in ALLOWED_HTML)
     said: set[int] = set()
-    for piece in read_html(rfd.text):
+    try:
+        with budget.limited(rfd.shown):
+            pieces = read_html(rfd.text)
+    except budget.OutOfTime as stopped:
+        if stopped.what != rfd.shown:
+            raise
+        message = (
+            f"reading the RFD's Markdown took more than {stopped.seconds:g} s, and was stopped:"
+            " it holds input made to be slow for Markdown"
+        )
+        return [Finding(rfd.shown, 1, 1, CHECK, message, "rfds/too-slow")]
+    for piece in pieces:
         source = lines[piece.line - 1] if piece.line <= len(lines) else ""
         problem, needle = None, ""
         for comment in _COMMENT.finditer(piece.text):
