@@ -61,9 +61,10 @@ class OutOfTime(BaseException):
         self.within = within
 
 
-@dataclass
+@dataclass(eq=False)
 class Step:
-    """A step under way: what it reads, its deadline and its budget in seconds."""
+    """A step under way: what it reads, its deadline and its budget in seconds (each step is
+    itself: two with the same fields are still two)."""
 
     what: str
     deadline: float
