@@ -1,4 +1,4 @@
-"""Reporters and wire rules come from entry points; one that fails to load is an error.
+"""Reporters and wire checks come from entry points; one that fails to load is an error.
 
 Each test installs a small distribution of its own (a module and its
 `.dist-info` with `entry_points.txt`) on `sys.path`, as `pip install` would,
@@ -15,7 +15,7 @@ import pytest
 
 from acp_docs.core import protocols
 
-from conftest import ROOT, acp, no_traceback
+from conftest import ROOT, acp, copy_repo, new_rfd, no_traceback
 
 DIST = "fake_acp_plugin"
 OLDEST = protocols.NAMES[0]
@@ -133,17 +133,27 @@ def test_two_entry_points_of_one_name_are_an_error_naming_both(
     assert "acp_docs.reporters.text:REPORTER" in result.stderr
 
 
-FAKE_RULES = """
-from acp_docs.trace.session import Rule
-
-
+FAKE_CHECKS = """
 def every_update(messages, version):
     for message in messages:
         if message.body.get("method") == "session/update":
             yield message.line, f"an update in ACP {version.name}"
 
 
-RULES = [Rule("fake/every-update", "No update, ever.", "https://example.org/rule", every_update)]
+CHECKS = {"SLUG/every-update": every_update}
+"""
+
+REQUIREMENTS = """\
+rules_sections: [elevator-pitch]
+requirements:
+  - id: SLUG/every-update
+    tier: MANDATORY
+    party: agent
+    versions: [VERSION]
+    cite: elevator-pitch
+    text: No update, ever.
+    binds: []
+    judged: always
 """
 
 
@@ -155,61 +165,55 @@ def _trace(tmp_path: Path) -> Path:
     return path
 
 
-def test_wire_rules_installed_by_entry_point_are_checked_by_trace(
+def test_wire_checks_installed_by_entry_point_judge_their_requirements_in_trace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    checkout = copy_repo(tmp_path / "repo")
+    slug = new_rfd(checkout, "fake-rule", "Fake rule").slug
+    (checkout / "schema" / slug).mkdir(exist_ok=True)
+    (checkout / "schema" / slug / "requirements.yaml").write_text(
+        REQUIREMENTS.replace("SLUG", slug).replace("VERSION", OLDEST)
+    )
     install(
         tmp_path / "plugin",
         monkeypatch,
-        FAKE_RULES,
-        "[acp_docs.wire_rules]\nfake = fake_acp_plugin:RULES\n",
+        FAKE_CHECKS.replace("SLUG", slug),
+        f"[acp_docs.wire_checks]\n{slug} = fake_acp_plugin:CHECKS\n",
     )
-    result = acp(["trace", "--protocol", OLDEST, str(_trace(tmp_path)), "--format", "json"])
+    result = acp(
+        ["trace", "--protocol", OLDEST, str(_trace(tmp_path)), "--format", "json"], cwd=checkout
+    )
     no_traceback(result)
     assert result.returncode == 1, result.stderr
     found = [(f["line"], f["rule"]) for f in json.loads(result.stdout)["findings"]]
-    assert found == [(1, "fake/every-update")]
-    assert f"an update in ACP {OLDEST} (https://example.org/rule)" in result.stdout
+    assert found == [(1, f"{slug}/every-update")]
+    assert f"an update in ACP {OLDEST} (rfds/{slug}.md#elevator-pitch)" in result.stdout
 
 
 @pytest.mark.parametrize(
     ("module", "reason"),
     [
         ("raise ImportError('no such helper')\n", "ImportError: no such helper"),
-        ("RULES = 'not rules'\n", "must name a list of wire rules"),
-        ("RULES = [1, 2]\n", "must name a list of wire rules"),
+        ("CHECKS = 'not checks'\n", "is of type str, not a Mapping"),
+        ("CHECKS = {'other-rfd/x': print}\n", "name each check by its requirement's id"),
+        ("CHECKS = {'broken/x': 1}\n", "check 'broken/x' is not callable"),
     ],
 )
-def test_wire_rules_that_fail_to_load_are_an_error_not_silence(
+def test_wire_checks_that_fail_to_load_are_an_error_not_silence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, reason: str
 ) -> None:
     entries = install(
         tmp_path / "plugin",
         monkeypatch,
         module,
-        "[acp_docs.wire_rules]\nbroken = fake_acp_plugin:RULES\n",
+        "[acp_docs.wire_checks]\nbroken = fake_acp_plugin:CHECKS\n",
     )
     result = acp(["trace", "--protocol", OLDEST, str(_trace(tmp_path))])
     no_traceback(result)
     assert result.returncode == 2, result.stdout + result.stderr
-    named = f"{entries}:2:1: entry point acp_docs.wire_rules `broken = fake_acp_plugin:RULES`"
+    named = f"{entries}:2:1: entry point acp_docs.wire_checks `broken = fake_acp_plugin:CHECKS`"
     assert named in result.stderr
     assert reason in result.stderr
-
-
-def test_a_wire_rule_id_two_entry_points_share_is_an_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    install(
-        tmp_path / "plugin",
-        monkeypatch,
-        FAKE_RULES,
-        "[acp_docs.wire_rules]\nfake = fake_acp_plugin:RULES\nfake-again = fake_acp_plugin:RULES\n",
-    )
-    result = acp(["trace", "--protocol", OLDEST, str(_trace(tmp_path))])
-    no_traceback(result)
-    assert result.returncode == 2
-    assert "rule 'fake/every-update' is also a rule of entry point" in result.stderr
 
 
 def test_no_reporter_at_all_says_the_installed_metadata_is_stale(

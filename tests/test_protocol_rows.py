@@ -248,12 +248,20 @@ def _wrapped(direction: str, message: dict[str, Any]) -> str:
 def test_a_trace_of_the_new_version_runs_the_rules_its_row_selects(
     checkout: Path, fake_row: ProtocolVersion, tmp_path: Path
 ) -> None:
-    from acp_docs.trace import session
+    from acp_docs.config.repo import Repo
+    from acp_docs.requirements.rules import rules as judged_rules
+    from acp_docs.rfds.files import requirement_sets
 
-    selected = [r.id for r in session.rules() if r.applies(fake_row)]
-    assert selected and all(
-        fake_row.name in r.versions for r in session.rules() if r.id in selected
-    )
+    # The RFD says its requirements of the newest version hold in the new one too.
+    newest = protocols.NAMES[-2]
+    for path in (checkout / "schema").glob("*/requirements.yaml"):
+        text = path.read_text()
+        path.write_text(
+            re.sub(rf"(versions: \[[^\]]*\b{newest})\]", rf"\1, {fake_row.name}]", text)
+        )
+    every = judged_rules(requirement_sets(Repo.load(checkout)))
+    selected = [r.id for r in every if r.applies(fake_row)]
+    assert selected and all(fake_row.name in r.versions for r in every if r.id in selected)
     assert "prompt-suggestions/while-idle" in selected
     prompt = {"sessionId": "s", "prompt": [{"type": "text", "text": "hi"}]}
     update = {
@@ -279,9 +287,11 @@ def test_a_trace_of_the_new_version_runs_the_rules_its_row_selects(
     rules = [f["rule"] for f in json.loads(result.stdout)["findings"]]
     assert "prompt-suggestions/while-idle" in rules, result.stdout
     assert "prompt-suggestions/after-response" not in selected + rules
-    held = [rule for rule in session.rules() if rule.applies(fake_row)]
-    assert f"against the {len(held)} wire rule(s) of ACP {fake_row.name}:" in result.stderr
-    assert len(held) < len(session.rules())  # one rule holds only where a turn ends in its response
+    held = [rule for rule in every if rule.applies(fake_row)]
+    assert f"against the {len(held)} requirement(s) judged on the wire in ACP {fake_row.name}:" in (
+        result.stderr
+    )
+    assert len(held) < len(every)  # one holds only where a turn ends in its response
 
 
 def test_an_rfd_of_the_new_version_alone_exports_to_its_folder(

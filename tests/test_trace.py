@@ -185,11 +185,14 @@ def test_each_wire_rule_finds_its_planted_violation_at_its_line(
 
 @pytest.mark.build
 def test_every_rule_is_listed_on_the_docs_page(built_site: Path) -> None:
-    from acp_docs.trace import session as traces
+    from acp_docs.config.repo import Repo
+    from acp_docs.requirements.rules import rules
+    from acp_docs.rfds.files import requirement_sets
 
     page = (built_site / "tooling" / "sessions" / "index.html").read_text()
-    assert set(PLANTS) <= {rule.id for rule in traces.rules()}
-    for rule in traces.rules():
+    judged = rules(requirement_sets(Repo.load(ROOT)))
+    assert set(PLANTS) <= {rule.id for rule in judged}
+    for rule in judged:
         assert f"<code>{rule.id}</code>" in page
 
 

@@ -135,11 +135,24 @@ def test_a_late_suggestion_after_the_next_prompt_is_found_while_running(tmp_path
     assert found == [(late, "prompt-suggestions/while-idle")]
 
 
-def test_a_suggestion_between_the_prompt_and_running_is_found(tmp_path: Path) -> None:
+def test_a_suggestion_in_flight_when_the_next_prompt_is_sent_is_no_finding(
+    tmp_path: Path,
+) -> None:
+    # The work had ended and an offer was allowed: the Agent may have sent this before it
+    # read the prompt, and nothing it sent since shows it has the prompt.
     messages = [*opening(), *turn(2, "Fix the parser"), prompt(3, "Now the lexer")]
     messages.append(suggestions("Run the tests"))
-    early = len(messages)
     messages += [state("running"), response(3, {"messageId": "m3"}), state("idle")]
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (0, []), report
+
+
+def test_a_suggestion_after_a_prompt_sent_while_no_offer_was_allowed_is_found(
+    tmp_path: Path,
+) -> None:
+    messages = [*opening(), prompt(2, "Fix the parser"), suggestions("Run the tests")]
+    early = len(messages)
+    messages += [state("running"), response(2, {"messageId": "m2"}), state("idle")]
     status, found, _ = run(tmp_path, messages)
     assert found == [(early, "prompt-suggestions/while-idle")] and status == 1
 

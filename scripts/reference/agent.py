@@ -7,7 +7,9 @@ In v1 it ends each turn with a `prompt_suggestions` update sent after its
 response to `session/prompt`, and only to a Client that advertised
 `session.promptSuggestions`; with `--migration` it sends the legacy
 `session_info_update._meta.promptSuggestions` form to a Client that did not,
-and never both forms to one Client.
+and never both forms to one Client. It supports `session/load`
+(`loadSession`): the conversation is replayed, never a suggestion, and a
+prediction still on its way when the load arrives is discarded.
 
 In v2 the response to `session/prompt` only acknowledges that the prompt was
 inserted. The Agent reports `running` when foreground work starts and `idle`
@@ -81,9 +83,10 @@ class ReferenceAgent:
         self.stop_reason: str | None = None
         """v2: why the last foreground work stopped, for the resume snapshot."""
         self.history: list[tuple[str, str, str]] = []
-        """v2: the conversation, as (sessionUpdate, messageId, text), for replay."""
+        """The conversation, as (sessionUpdate, messageId, text), for replay (v1: no ids)."""
         self.replays: set[str] = set()
-        """v2: the unanswered `session/resume` requests with a `replayFrom` (by request id)."""
+        """The unanswered requests that replay history (by request id): `session/load` (v1),
+        `session/resume` with a `replayFrom` (v2)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.connection: Connection | None = None
 
@@ -99,19 +102,28 @@ class ReferenceAgent:
         if method == "initialize":
             session = (params.get("clientCapabilities") or {}).get("session") or {}
             self.capable = isinstance(session.get("promptSuggestions"), dict)
-            return {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": []}
+            capabilities = {"loadSession": True}
+            return {"protocolVersion": 1, "agentCapabilities": capabilities, "authMethods": []}
         if method == "session/new":
             return {"sessionId": SESSION}
         if method == "session/prompt" and v2:
             return await self.insert(_prompt_text(params))
         if method == "session/prompt":
+            text = _prompt_text(params)
+            self.history += [
+                ("user_message_chunk", "", text),
+                ("agent_message_chunk", "", f"Done: {text}"),
+            ]
             await self.update(
-                {
-                    "sessionUpdate": "agent_message_chunk",
-                    "content": _text(f"Done: {_prompt_text(params)}"),
-                }
+                {"sessionUpdate": "agent_message_chunk", "content": _text(f"Done: {text}")}
             )
             return {"stopReason": "end_turn"}
+        if method == "session/load":
+            self._known(params)
+            self.turn += 1  # a prediction still on its way belongs to the past: discard it
+            for kind, _message_id, text in self.history:
+                await self.update({"sessionUpdate": kind, "content": _text(text)})
+            return {}
         if method == "session/resume" and v2:
             return await self.resume(params)
         if method == "session/list" and v2:
@@ -227,6 +239,8 @@ class ReferenceAgent:
             params = message.get("params")
             if isinstance(params, dict) and params.get("replayFrom") is not None:
                 self.replays.add(key)
+        if incoming and message.get("method") == "session/load":
+            self.replays.add(key)
         if event.direction is StreamDirection.OUTGOING and "method" not in message:
             self.replays.discard(key)  # answered: the replay is over
         if event.direction is StreamDirection.OUTGOING and "result" in message:
@@ -243,6 +257,8 @@ class ReferenceAgent:
             if self.state != "idle" or self.replays:
                 return  # never during foreground work, never while history is replayed
             update = {"sessionUpdate": "prompt_suggestions", "suggestions": suggestions}
+        elif self.replays:
+            return  # never while history is replayed
         elif self.capable:
             update = {"sessionUpdate": "prompt_suggestions", "suggestions": suggestions}
         elif self.migration:

@@ -8,6 +8,7 @@ from pathlib import Path
 from acp_docs import __version__
 from acp_docs.cli.commands_authoring import cmd_export_upstream, cmd_new
 from acp_docs.cli.commands_checks import cmd_check, cmd_format, cmd_rfds, cmd_spell
+from acp_docs.cli.commands_conform import add_parser as conform_parser
 from acp_docs.cli.commands_schema import (
     cmd_examples,
     cmd_schema_check,
@@ -158,6 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="leave these checks out; leaving every check out is a usage error (exit 2),"
         " never a pass",
     )
+
+    conform_parser(command, reporting)
 
     traced = command("trace", cmd_trace, "check recorded ACP sessions (JSON Lines)", reporting)
     traced.add_argument("--protocol", required=True, choices=protocols.NAMES)

@@ -154,21 +154,24 @@ def cmd_examples(args: argparse.Namespace) -> int:
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
-    """Check recorded sessions against the merged schema and every RFD's wire rules."""
+    """Check recorded sessions against the merged schema and every RFD's requirements."""
+    from acp_docs.requirements import rules as wire
+    from acp_docs.rfds.files import requirement_sets
     from acp_docs.trace import session as trace
     from acp_docs.validation.schemaset import SchemaSet
 
     repo = Repo.load()
+    rules = wire.rules(requirement_sets(repo))
     schemas = SchemaSet.from_repo(repo.root)
     findings: list[Finding] = []
     for path in args.files:
         shown = path.as_posix()
-        findings += trace.check(path, shown, schemas, args.protocol)
+        findings += trace.check(path, shown, schemas, args.protocol, rules)
     emit(args, findings)
     version = protocols.get(args.protocol)
-    held = [rule for rule in trace.rules() if rule.applies(version)]
+    held = [rule for rule in rules if rule.applies(version)]
     say(
-        f"{len(args.files)} trace(s) checked against the {len(held)} wire rule(s) of ACP"
-        f" {version.name}: {len(findings)} problem(s)"
+        f"{len(args.files)} trace(s) checked against the {len(held)} requirement(s) judged on"
+        f" the wire in ACP {version.name}: {len(findings)} problem(s)"
     )
     return FOUND if findings else OK

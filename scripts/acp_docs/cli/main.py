@@ -40,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         say(f"acp-docs: error: {printable(str(exc))}")
         return USAGE
     except KeyboardInterrupt:
+        runner.stop_all()  # its children run in sessions of their own, which Ctrl-C misses
         return 130
 
 

@@ -53,6 +53,24 @@ class Union:
 
 
 @dataclass(frozen=True)
+class Handshake:
+    """How a Client opens a connection and a session in a version, and asks for a replay."""
+
+    number: int
+    """The `protocolVersion` of `initialize`."""
+    client_capabilities: str
+    """The key of `initialize`'s params holding the Client's capabilities."""
+    client_info: str
+    """The key of `initialize`'s params naming the Client."""
+    new_session: Mapping[str, object]
+    """What `session/new` takes besides `cwd`."""
+    replay: Mapping[str, object]
+    """What the replay method (`replay_methods[0]`) takes besides `sessionId` and `cwd`."""
+    replay_gate: str
+    """The capability in `initialize`'s result (a dotted path) that offers the replay."""
+
+
+@dataclass(frozen=True)
 class ProtocolVersion:
     """What one protocol version looks like in its published schema."""
 
@@ -68,6 +86,8 @@ class ProtocolVersion:
     state_update: str | None = None
     """The `SessionUpdate` tag by which an Agent reports the session's state (`idle` ends
     foreground work); None when the version has none: a turn ends with its response."""
+    handshake: Handshake | None = None
+    """How a Client opens a connection and a session (`acp-docs conform`)."""
     rfds_folder: str | None = None
     """The folder (`rfds/<folder>/` here, `docs/rfds/<folder>/` and a nav group of that
     name upstream) of the RFDs about this version alone; None when it has none."""
@@ -121,6 +141,14 @@ V1 = ProtocolVersion(
     session_notification="SessionNotification",
     replay_methods=("session/load",),
     base_files=_base_files("v1"),
+    handshake=Handshake(
+        number=1,
+        client_capabilities="clientCapabilities",
+        client_info="clientInfo",
+        new_session={"mcpServers": []},
+        replay={"mcpServers": []},
+        replay_gate="agentCapabilities.loadSession",
+    ),
 )
 
 V2 = ProtocolVersion(
@@ -133,6 +161,14 @@ V2 = ProtocolVersion(
     replay_methods=("session/resume",),
     base_files=_base_files("v2"),
     state_update="state_update",
+    handshake=Handshake(
+        number=2,
+        client_capabilities="capabilities",
+        client_info="info",
+        new_session={},
+        replay={"replayFrom": {"type": "start"}},
+        replay_gate="capabilities.session",
+    ),
     rfds_folder="v2",
 )
 

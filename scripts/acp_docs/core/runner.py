@@ -129,6 +129,46 @@ def start_worker(
     return _spawn(tool, argv, cwd=cwd, fix=fix, env=env, piped_stdin=True, stderr=False)
 
 
+def start_conversation(
+    tool: str, argv: Sequence[str], *, cwd: Path, fix: str, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """A program the caller talks to on its standard input and output (an ACP Agent), in
+    its own process group, its standard error piped too. End it with `end_conversation`."""
+    return _spawn(tool, argv, cwd=cwd, fix=fix, env=env, piped_stdin=True)
+
+
+def end_conversation(process: subprocess.Popen[bytes], grace: float) -> str:
+    """End a program started by `start_conversation`, and everything it started: its input
+    closed, then, after `grace` seconds each, SIGTERM and SIGKILL to its process group.
+    Says how it ended: `exited with status N`, `ended by SIGTERM`, or `killed`.
+
+    The group is killed once the program has exited, too, so nothing it left behind
+    keeps running. Its output pipes are the caller's to drain and close.
+    """
+    with contextlib.suppress(OSError):
+        if process.stdin is not None:
+            process.stdin.close()
+    how = None
+    try:
+        process.wait(grace)
+        how = f"exited with status {process.returncode}"
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(grace)
+            how = "ended by SIGTERM after its input was closed"
+        except subprocess.TimeoutExpired:
+            _kill_group(process.pid)
+            process.wait()
+            how = "killed (SIGKILL): it ignored its closed input and SIGTERM"
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        _LIVE.discard(process.pid)
+    return how
+
+
 def start_module(
     tool: str,
     module: str,

@@ -24,6 +24,23 @@ from acp_docs.markdown.blocks import engine
 
 
 @dataclass(frozen=True)
+class Anchor:
+    """A heading's id as the site's engine gives it (`toc`), its level and its plain name."""
+
+    id: str
+    level: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the engine made of a text: its raw HTML, and its headings' anchors in order."""
+
+    html: list[RawHtml]
+    anchors: list[Anchor]
+
+
+@dataclass(frozen=True)
 class RawHtml:
     """A piece of raw HTML the engine passes to the page: its text and the source's line."""
 
@@ -93,6 +110,10 @@ class Reader:
     def __call__(self, text: str) -> list[RawHtml]:
         """The raw HTML the engine takes from `text` as MkDocs hands it over (its front
         matter taken off only when MkDocs takes it off), in order."""
+        return self.read(text).html
+
+    def read(self, text: str) -> Reading:
+        """The raw HTML of `text` (as `__call__`) and the anchors of its headings."""
         from acp_docs.patches import renderspeed
 
         self._taken = []
@@ -105,7 +126,16 @@ class Reader:
             taken = self._taken
         finally:
             self._taken = None
-        return _placed(text, taken)
+        return Reading(_placed(text, taken), list(_anchors(getattr(md, "toc_tokens", []))))
+
+
+def _anchors(tokens: Any) -> Iterator[Anchor]:
+    for token in tokens if isinstance(tokens, list) else []:
+        if isinstance(token, dict):
+            yield Anchor(
+                str(token.get("id", "")), int(token.get("level", 0)), str(token.get("name", ""))
+            )
+            yield from _anchors(token.get("children"))
 
 
 def _start_tag(tag: str, attrs: dict[str, Any]) -> str:

@@ -26,6 +26,7 @@ from acp_docs.markdown.blocks import code_lines
 from acp_docs.markdown.markers import MARKER, Marker, parse
 from acp_docs.mkdocs import site
 from acp_docs.mkdocs.state import BuildState, Loaded
+from acp_docs.requirements.model import RequirementSet
 from acp_docs.schema import fragments, reference
 from acp_docs.sources.lines import LineIndex
 
@@ -83,7 +84,18 @@ def _schema_downloads(use: Use) -> str:
 
 
 def _wire_rules(use: Use) -> str:
-    return site.wire_rules_table(use.src)
+    return site.wire_rules_table(use.src, _requirement_sets(use))
+
+
+def _requirements(use: Use) -> str:
+    titles = {r.slug: r.title for r in use.loaded.rfds}
+    return site.requirement_tables(use.src, _requirement_sets(use), titles)
+
+
+def _requirement_sets(use: Use) -> list[RequirementSet]:
+    from acp_docs.requirements.model import load_all
+
+    return load_all(use.loaded.repo, {r.slug: r.shown for r in use.loaded.rfds})
 
 
 def _fixtures(use: Use) -> str:
@@ -100,6 +112,7 @@ REGISTRY: dict[str, Handler] = {
     "schema-reference": _schema_reference,
     "schema-downloads": _schema_downloads,
     "wire-rules": _wire_rules,
+    "requirements": _requirements,
     "fixtures": _fixtures,
     "demo": _demo,
 }

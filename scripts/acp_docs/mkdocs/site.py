@@ -14,6 +14,7 @@ from urllib.parse import quote
 from acp_docs.core import cachedir, memo, protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.escaping import literal, text_with_code
+from acp_docs.requirements.model import RequirementSet
 from acp_docs.rfds.model import STATUSES, Rfd, revisions
 from acp_docs.schema import fragments, merge
 from acp_docs.schema.source import SchemaSource
@@ -277,17 +278,72 @@ def demo(root: Path, slug: str) -> str:
     )
 
 
-def wire_rules_table(src: str) -> str:
-    """A table of every RFD's wire rules, as `acp-docs trace` checks them, for the page `src`.
+def wire_rules_table(src: str, sets: list[RequirementSet]) -> str:
+    """A table of every requirement judged on the wire, as `acp-docs trace` checks them, for
+    the page `src`.
 
-    A rule's link names the RFD's file in the checkout (`rfds/<slug>.md#anchor`),
-    which is also the RFD's path in the site: it is made relative to `src`.
+    A requirement's citation names the RFD's file in the checkout
+    (`rfds/<slug>.md#anchor`), which is also the RFD's path in the site: it is
+    made relative to `src`.
     """
-    from acp_docs.trace import session as trace
-
-    rows = ["| Rule | Versions | What the RFD says |", "| --- | --- | --- |"]
-    for rule in trace.rules():
-        versions = ", ".join(rule.versions)
-        link = rule.link if "://" in rule.link else prefix_of(src) + rule.link
-        rows.append(f"| `{rule.id}` | {versions} | [{literal(rule.statement)}]({link}) |")
+    rows = ["| Requirement | Versions | What the RFD says |", "| --- | --- | --- |"]
+    for reqs in sets:
+        for req in reqs.requirements:
+            if req.judged is not None:
+                link = prefix_of(src) + req.citation
+                versions = ", ".join(req.versions)
+                rows.append(f"| `{req.id}` | {versions} | [{literal(req.text)}]({link}) |")
     return "\n".join(rows) + "\n"
+
+
+_JUDGED = {
+    "always": "on the wire, in every scenario that runs it.",
+    "offer": "on the wire when the Agent offers something it is about; SKIPPED otherwise.",
+}
+
+
+def requirement_tables(src: str, sets: list[RequirementSet], titles: dict[str, str]) -> str:
+    """Each RFD's requirements, a table a tier, with their citations, for the page `src`."""
+    from acp_docs.requirements.model import TIERS
+
+    if not sets:
+        return "*No RFD has requirements yet.*\n"
+    out = []
+    for reqs in sets:
+        title = literal(titles.get(reqs.slug, reqs.slug))
+        out.append(f"**[{title}]({prefix_of(src)}{reqs.rfd})**, from `{reqs.shown}`:\n")
+        for tier in TIERS:
+            chosen = [r for r in reqs.requirements if r.tier == tier]
+            if not chosen:
+                continue
+            out.append(f"*{tier}*\n")
+            for req in sorted(chosen, key=lambda r: r.party != "agent"):
+                who = f"{req.party.capitalize()}; {', '.join(req.versions)}"
+                judged = (
+                    f"Judged {_JUDGED[req.judged]}"
+                    if req.judged
+                    else f"Not on the wire: {literal(req.untested or '')}"
+                )
+                gates = "; ".join(f"{v}: `{g}`" for v, g in req.capability.items())
+                if gates:
+                    judged += f" Gated on {gates}."
+                link = prefix_of(src) + req.citation
+                out.append(f"- `{req.id}` ({who}): [{literal(req.text)}]({link}) {judged}")
+            out.append("")
+        out.extend(_scenario_list(reqs.slug))
+    return "\n".join(out) + "\n"
+
+
+def _scenario_list(slug: str) -> list[str]:
+    """The scenarios `acp-docs conform` drives an Agent through for the RFD `slug`."""
+    from acp_docs.conform.scenario import registered
+    from acp_docs.core import protocols
+
+    conformance = registered().get(slug)
+    if conformance is None:
+        return ["No scenario drives a live Agent through these requirements yet.", ""]
+    out = ["The scenarios of `acp-docs conform`, each with a fresh Agent:", ""]
+    for scenario in conformance.scenarios:
+        versions = ", ".join(v.name for v in protocols.VERSIONS.values() if scenario.holds(v))
+        out.append(f"- `{scenario.name}` ({versions}): {literal(scenario.title)}.")
+    return [*out, ""]

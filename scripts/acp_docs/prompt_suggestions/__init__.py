@@ -1,1 +1,1 @@
-"""What the prompt_suggestions RFD needs that cannot be data: its wire rules."""
+"""What the prompt_suggestions RFD needs that cannot be data: its wire checks and scenarios."""

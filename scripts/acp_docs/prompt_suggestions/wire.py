@@ -1,9 +1,17 @@
-"""The prompt_suggestions RFD's wire rules, checked over a recorded session by `acp-docs trace`.
+"""The checks of the prompt_suggestions RFD's requirements judged on the wire.
 
-Each rule quotes the RFD and links to the section that states it. A rule
-yields (line, message) for every message that breaks it. Where a rule holds
-is said by the version's row (`acp_docs.core.protocols`), never by its name.
-`RULES` is registered under the entry-point group `acp_docs.wire_rules`.
+What each requirement says, where it holds and where the RFD states it is
+data: `schema/prompt-suggestions/requirements.yaml`. Here is only what cannot
+be: for each requirement judged on the wire, a check over the messages of a
+session (recorded for `acp-docs trace`, live for `acp-docs conform`) that
+yields (line, message) for every message that breaks it. A check reads what
+differs between versions from the version's row (`acp_docs.core.protocols`).
+`CHECKS` is registered under the entry-point group `acp_docs.wire_checks`.
+
+The messages are in the order the Client saw them. A suggestion the Agent
+sent before it received a new prompt may reach the Client after the Client
+sent that prompt; until the Agent shows it has the prompt (by work of the new
+turn, or its answer), such a suggestion is in flight and breaks nothing.
 """
 
 from __future__ import annotations
@@ -12,15 +20,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from acp_docs.core.protocols import ProtocolVersion
-from acp_docs.trace.session import TO_AGENT, TO_CLIENT, Message, Rule, json_key
+from acp_docs.trace.session import TO_AGENT, TO_CLIENT, Message, json_key
 
-RFD = "rfds/prompt-suggestions.md"
-"""Where the rules are stated: the RFD's file in this checkout (links add its section's anchor)."""
 TAG = "prompt_suggestions"
 LEGACY_KEY = "promptSuggestions"
+IDLE = "idle"
 
 
-def _update(message: Message) -> dict[str, Any] | None:
+def update_of(message: Message) -> dict[str, Any] | None:
+    """The update an Agent's `session/update` carries, or None."""
     if message.direction != TO_CLIENT or message.body.get("method") != "session/update":
         return None
     update = message.params.get("update")
@@ -29,12 +37,13 @@ def _update(message: Message) -> dict[str, Any] | None:
 
 def _suggestions(messages: list[Message]) -> Iterator[tuple[Message, dict[str, Any]]]:
     for message in messages:
-        update = _update(message)
+        update = update_of(message)
         if update is not None and update.get("sessionUpdate") == TAG:
             yield message, update
 
 
-def _legacy(update: dict[str, Any]) -> bool:
+def is_legacy(update: dict[str, Any]) -> bool:
+    """True for the legacy form: `session_info_update` with `_meta.promptSuggestions`."""
     meta = update.get("_meta")
     return (
         update.get("sessionUpdate") == "session_info_update"
@@ -52,7 +61,7 @@ def capability(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
             session = caps.get("session") if isinstance(caps, dict) else None
             value = session.get("promptSuggestions") if isinstance(session, dict) else None
             advertised = isinstance(value, dict)
-        update = _update(message)
+        update = update_of(message)
         if update is not None and update.get("sessionUpdate") == TAG and not advertised:
             yield message.line, "prompt_suggestions sent to a Client that did not advertise it"
 
@@ -87,7 +96,7 @@ def _replays(request: Message) -> bool:
 def replay(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
     """None while history is replayed (session/load; session/resume with replayFrom)."""
     for message, open_ in _open_requests(messages, version.replay_methods, replaying=True):
-        update = _update(message)
+        update = update_of(message)
         if update is None or update.get("sessionUpdate") != TAG:
             continue
         session = message.params.get("sessionId")
@@ -95,21 +104,79 @@ def replay(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[
             yield message.line, "prompt_suggestions sent while the session's history is replayed"
 
 
+WORK = frozenset(
+    {
+        "user_message_chunk",
+        "user_message",
+        "agent_message_chunk",
+        "agent_message",
+        "agent_thought_chunk",
+        "agent_thought",
+        "tool_call",
+        "tool_call_update",
+        "tool_call_content_chunk",
+        "plan",
+        "terminal_update",
+        "terminal_output_chunk",
+    }
+)
+"""The updates that only the work of a turn sends: one of them after a prompt shows that
+the Agent has that prompt (as does a state other than idle, a request of the session, or
+an answer)."""
+
+
+def _session(message: Message) -> str:
+    return json_key(message.params.get("sessionId"))  # any JSON value, made hashable
+
+
+def _shows_work(message: Message, version: ProtocolVersion) -> bool:
+    """True when an Agent's message shows it is working on a prompt of its session."""
+    if message.direction != TO_CLIENT:
+        return False
+    if message.is_request:
+        return "sessionId" in message.params
+    update = update_of(message)
+    if update is None:
+        return False
+    kind = update.get("sessionUpdate")
+    if kind == version.state_update:
+        return update.get("state") != IDLE
+    return kind in WORK
+
+
 def after_response(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
-    """Where the response ends the turn (v1): suggestions after it, never while one is open."""
-    for message, open_ in _open_requests(messages, ("session/prompt",)):
-        update = _update(message)
+    """Where the response ends the turn (v1): suggestions after it, never while a prompt is
+    open, unless they were in flight (sent for the turn that ended before the prompt came)."""
+    unanswered: dict[str, dict[int, int]] = {}
+    ended: set[str] = set()
+    """The sessions with a turn that has ended: its suggestions may be on their way."""
+    in_flight: set[str] = set()
+    for message in messages:
+        if message.is_request and message.method == "session/prompt":
+            session = _session(message)
+            unanswered.setdefault(session, {})[id(message)] = message.line
+            if session in ended:
+                in_flight.add(session)
+            continue
+        if message.is_response and message.request is not None:
+            if message.request.method == "session/prompt":
+                session = _session(message.request)
+                unanswered.get(session, {}).pop(id(message.request), None)
+                ended.add(session)
+                in_flight.discard(session)
+            continue
+        session = _session(message)
+        if _shows_work(message, version):
+            in_flight.discard(session)
+        update = update_of(message)
         if update is None or update.get("sessionUpdate") != TAG:
             continue
-        session = message.params.get("sessionId")
-        if any(r.params.get("sessionId") == session for r in open_):
+        if unanswered.get(session) and session not in in_flight:
+            line = min(unanswered[session].values())
             yield (
                 message.line,
-                "prompt_suggestions sent while a session/prompt of the session is unanswered",
+                f"prompt_suggestions sent while the session/prompt at line {line} is unanswered",
             )
-
-
-IDLE = "idle"
 
 
 def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
@@ -122,44 +189,56 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
     the answer to its prompt and an `idle` after that answer, so the Agent's
     rule is the same: an `idle` before the answer ends nothing the Client can
     see, and an answer (an error included) is followed by an `idle` before any
-    offer.
+    offer. A prompt sent while an offer was allowed leaves the suggestions
+    already on their way in flight, until the Agent shows it has the prompt.
     """
     unanswered: dict[str, dict[int, int]] = {}
     """Per session: the prompts received and not yet answered (id of the message to its line)."""
     busy: dict[str, tuple[str, int]] = {}
     """Per session: what an idle must still follow (the prompt, its answer, a state) and where."""
+    ended: set[str] = set()
+    """The sessions where an idle has ended work: an offer for it may be on its way."""
+    in_flight: set[str] = set()
     for message in messages:
         if message.is_request and message.method == "session/prompt":
-            session = json_key(message.params.get("sessionId"))  # any JSON value, made hashable
+            session = _session(message)
+            if session in ended and not unanswered.get(session) and session not in busy:
+                in_flight.add(session)
             unanswered.setdefault(session, {})[id(message)] = message.line
             busy[session] = ("a session/prompt", message.line)
             continue
         if message.is_response and message.request is not None:
             request = message.request
             if request.method == "session/prompt":
-                session = json_key(request.params.get("sessionId"))
+                session = _session(request)
                 unanswered.get(session, {}).pop(id(request), None)
                 busy[session] = ("the answer to a session/prompt", message.line)
+                in_flight.discard(session)
             continue
-        update = _update(message)
+        session = _session(message)
+        if _shows_work(message, version):
+            in_flight.discard(session)
+        update = update_of(message)
         if update is None:
             continue
-        session = json_key(message.params.get("sessionId"))
         kind = update.get("sessionUpdate")
         if kind == version.state_update:
             state = update.get("state")
             if state == IDLE:
-                busy.pop(session, None)
+                if busy.pop(session, None) is not None:
+                    ended.add(session)
             else:
                 busy[session] = (f"state {state!r}", message.line)
-        elif kind == TAG and unanswered.get(session):
+        elif kind != TAG or session in in_flight:
+            continue
+        elif unanswered.get(session):
             line = min(unanswered[session].values())
             yield (
                 message.line,
                 f"prompt_suggestions sent before the answer to the session/prompt at line {line}:"
                 " a v2 Agent answers every prompt it received, then reports idle, then suggests",
             )
-        elif kind == TAG and session in busy:
+        elif session in busy:
             why, since = busy[session]
             yield (
                 message.line,
@@ -173,60 +252,22 @@ def one_form(messages: list[Message], version: ProtocolVersion) -> Iterator[tupl
     standard = legacy = False
     reported = False
     for message in messages:
-        update = _update(message)
+        update = update_of(message)
         if update is None:
             continue
         standard = standard or update.get("sessionUpdate") == TAG
-        legacy = legacy or _legacy(update)
+        legacy = legacy or is_legacy(update)
         if standard and legacy and not reported:
             reported = True
             yield message.line, "the same Client got both the legacy _meta key and the update"
 
 
-RULES = [
-    Rule(
-        "prompt-suggestions/capability",
-        "An Agent MUST NOT send prompt_suggestions to a Client that did not advertise"
-        " clientCapabilities.session.promptSuggestions.",
-        RFD + "#rules-for-agents",
-        capability,
-        lambda version: version.gates_unknown_updates,
-    ),
-    Rule(
-        "prompt-suggestions/empty-text",
-        "An Agent MUST NOT send a suggestion whose text is empty.",
-        RFD + "#rules-for-agents",
-        empty_text,
-    ),
-    Rule(
-        "prompt-suggestions/replay",
-        "An Agent MUST NOT send prompt_suggestions while it replays history.",
-        RFD + "#rules-for-agents",
-        replay,
-    ),
-    Rule(
-        "prompt-suggestions/after-response",
-        "An Agent MUST send a turn's suggestions after its response to that turn's"
-        " session/prompt, and MUST NOT send them once a newer session/prompt has arrived.",
-        RFD + "#in-v1-the-response-ends-the-turn",
-        after_response,
-        lambda version: version.state_update is None,
-    ),
-    Rule(
-        "prompt-suggestions/while-idle",
-        "An Agent MUST NOT send prompt_suggestions during foreground work: from a"
-        " session/prompt it received, or a state_update that is not idle, until it has answered"
-        " every session/prompt it received and then reported an idle state_update.",
-        RFD + "#in-v2-idle-ends-the-work",
-        while_idle,
-        lambda version: version.state_update is not None,
-    ),
-    Rule(
-        "prompt-suggestions/one-form",
-        "An Agent SHOULD NOT send both forms (the legacy _meta key and the update) to the"
-        " same Client.",
-        RFD + "#migration-from-_metapromptsuggestions",
-        one_form,
-    ),
-]
-"""The rules `acp-docs trace` checks, in the order the docs list them."""
+CHECKS = {
+    "prompt-suggestions/capability": capability,
+    "prompt-suggestions/empty-text": empty_text,
+    "prompt-suggestions/replay": replay,
+    "prompt-suggestions/after-response": after_response,
+    "prompt-suggestions/while-idle": while_idle,
+    "prompt-suggestions/one-form": one_form,
+}
+"""The check of each requirement judged on the wire, by its id in requirements.yaml."""

@@ -13,6 +13,8 @@ from acp_docs.core import protocols
 from acp_docs.core.findings import Finding
 from acp_docs.markdown.blocks import Heading, headings
 from acp_docs.markdown.fences import front_matter_end
+from acp_docs.requirements.model import RequirementSet
+from acp_docs.requirements.model import load_all as load_requirements
 from acp_docs.rfds.template import CHECK, TEMPLATE_NAME
 from acp_docs.schema.source import SchemaSource
 from acp_docs.schema.source import load_all as load_sources
@@ -203,6 +205,13 @@ def schema_sources(repo: Repo, loaded: list[Rfd] | None = None) -> list[SchemaSo
         replace(source, channel=protocols.channel_of(statuses.get(source.slug)))
         for source in load_sources(repo.root, repo.schema_dir)
     ]
+
+
+def requirement_sets(repo: Repo) -> list[RequirementSet]:
+    """Every RFD's requirements (`schema/<slug>/requirements.yaml`); a LocatedError for a
+    file that breaks the format or belongs to no RFD."""
+    paths = {p.stem: p.relative_to(repo.root).as_posix() for p in rfd_files(repo)}
+    return load_requirements(repo, paths)
 
 
 def meta_line(rfd: Rfd, key: str) -> int:

@@ -24,6 +24,9 @@ from acp_docs.core.findings import Finding
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import markers, rawhtml
 from acp_docs.policy import titles
+from acp_docs.requirements.model import RequirementSet
+from acp_docs.requirements.model import files_of as requirement_files
+from acp_docs.requirements.model import parse as parse_requirements
 from acp_docs.rfds.files import (
     Rfd,
     load,
@@ -56,7 +59,7 @@ from acp_docs.rfds.template import (
 )
 from acp_docs.schemalib import schemacheck
 from acp_docs.sources import filetree
-from acp_docs.sources.textfile import load_json
+from acp_docs.sources.textfile import load_json, read_text
 
 __all__ = [
     "ALLOWED_HTML",
@@ -110,8 +113,14 @@ def front_matter_validator(repo: Repo) -> Any:
     return schemacheck.validator(schema)
 
 
-def lint_one(rfd: Rfd, validator: Draft202012Validator, read_html: rawhtml.Reader) -> list[Finding]:
-    """The rules one RFD must pass on its own (`read_html`: the site's reading of raw HTML)."""
+def lint_one(
+    rfd: Rfd,
+    validator: Draft202012Validator,
+    read_html: rawhtml.Reader,
+    requirements: RequirementSet | None = None,
+) -> list[Finding]:
+    """The rules one RFD must pass on its own (`read_html`: the site's reading of raw HTML),
+    and its link with its `requirements` when it has them."""
     out: list[Finding] = []
 
     def find(line: int, message: str, rule: str) -> None:
@@ -148,8 +157,35 @@ def lint_one(rfd: Rfd, validator: Draft202012Validator, read_html: rawhtml.Reade
     if not rfd.text:
         return out
     out.extend(lint_sections(rfd))
-    out.extend(_lint_html(rfd, read_html))
+    if mdlimits.hazard(rfd.text) is not None:
+        return out  # not rendered at all: the build's `build/too-complex` finding says why
+    reading = _read(rfd, read_html)
+    if isinstance(reading, Finding):
+        return [*out, reading]
+    out.extend(_lint_html(rfd, reading.html))
+    if requirements is not None:
+        from acp_docs.requirements import binding
+        from acp_docs.requirements.rules import checks
+
+        anchors = binding.heading_anchors(rfd.text, reading.anchors)
+        ids = [name for name in checks() if name.startswith(f"{requirements.slug}/")]
+        out.extend(binding.lint(rfd.text, rfd.shown, requirements, anchors, ids))
     return out
+
+
+def _read(rfd: Rfd, read_html: rawhtml.Reader) -> rawhtml.Reading | Finding:
+    """The site engine's reading of the RFD, or the finding that it was too slow to read."""
+    try:
+        with budget.limited(rfd.shown):
+            return read_html.read(rfd.text)
+    except budget.OutOfTime as stopped:
+        if stopped.what != rfd.shown:
+            raise
+        message = (
+            f"reading the RFD's Markdown took more than {stopped.seconds:g} s, and was stopped:"
+            " it holds input made to be slow for Markdown"
+        )
+        return Finding(rfd.shown, 1, 1, CHECK, message, "rfds/too-slow")
 
 
 ALLOWED_HTML = ("br", "kbd", "sub", "sup", "details", "summary")
@@ -158,26 +194,13 @@ _TAG = re.compile(r"<(?P<close>/?)(?P<name>[A-Za-z][A-Za-z0-9-]{0,40})(?=[\s/>]|
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 
 
-def _lint_html(rfd: Rfd, read_html: rawhtml.Reader) -> list[Finding]:
-    """Raw HTML, as the site's Markdown engine takes it: only the allowed elements, and
-    acp-docs markers alone on their line."""
+def _lint_html(rfd: Rfd, pieces: list[rawhtml.RawHtml]) -> list[Finding]:
+    """Raw HTML, as the site's Markdown engine takes it (`pieces`): only the allowed
+    elements, and acp-docs markers alone on their line."""
     out: list[Finding] = []
-    if mdlimits.hazard(rfd.text) is not None:
-        return out  # not rendered at all: the build's `build/too-complex` finding says why
     lines = rfd.text.split("\n")
     allowed = ", ".join(f"<{name}>" for name in ALLOWED_HTML)
     said: set[int] = set()
-    try:
-        with budget.limited(rfd.shown):
-            pieces = read_html(rfd.text)
-    except budget.OutOfTime as stopped:
-        if stopped.what != rfd.shown:
-            raise
-        message = (
-            f"reading the RFD's Markdown took more than {stopped.seconds:g} s, and was stopped:"
-            " it holds input made to be slow for Markdown"
-        )
-        return [Finding(rfd.shown, 1, 1, CHECK, message, "rfds/too-slow")]
     for piece in pieces:
         source = lines[piece.line - 1] if piece.line <= len(lines) else ""
         problem, needle = None, ""
@@ -296,6 +319,24 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
     return out
 
 
+def _requirement_sets(
+    repo: Repo, rfds: list[Rfd], findings: list[Finding]
+) -> dict[str, RequirementSet]:
+    """Each RFD's requirements by slug; a file that cannot be read is a finding at its line."""
+    paths = {rfd.slug: rfd.shown for rfd in rfds}
+    sets: dict[str, RequirementSet] = {}
+    for slug, path, shown in requirement_files(repo):
+        try:
+            if slug not in paths:
+                raise LocatedError(shown, 1, None, f"no RFD has the slug {slug!r}")
+            sets[slug] = parse_requirements(read_text(path, shown), shown, slug, paths[slug])
+        except LocatedError as exc:
+            findings.append(
+                Finding(exc.path, exc.line, exc.col, CHECK, exc.reason, f"{CHECK}/requirements")
+            )
+    return sets
+
+
 def lint(repo: Repo, rfds: list[Rfd] | None = None) -> list[Finding]:
     """Every RFD rule over the repository (`rfds`: already loaded, else read here)."""
     rfds = load_all(repo) if rfds is None else rfds
@@ -303,8 +344,9 @@ def lint(repo: Repo, rfds: list[Rfd] | None = None) -> list[Finding]:
     read_html = rawhtml.Reader(repo.config)
     placeholders = template_paragraphs(repo.rfds_dir)
     findings: list[Finding] = []
+    sets = _requirement_sets(repo, rfds, findings)
     for rfd in rfds:
-        findings.extend(lint_one(rfd, validator, read_html))
+        findings.extend(lint_one(rfd, validator, read_html, sets.get(rfd.slug)))
         findings.extend(lint_placeholders(rfd, placeholders))
     findings.extend(lint_nav(repo, rfds))
     findings.extend(odd_entries(repo))

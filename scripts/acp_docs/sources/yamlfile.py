@@ -127,7 +127,11 @@ def _lines(node: yaml.Node, pointer: str, out: dict[str, int]) -> None:
 
 def load_with_lines(text: str, shown: str) -> tuple[Any, dict[str, int]]:
     """Parse `text` and map each JSON pointer of the result to its 1-based line."""
-    loader = NoAliasLoader(text)
+    try:
+        loader = NoAliasLoader(text)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, found up front
+        line = text.count("\n", 0, max(0, exc.position)) + 1
+        raise YamlError(shown, line, 1, f"{exc.reason} (character #x{exc.character:04x})") from None
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None

@@ -1,1 +1,1 @@
-"""Recorded ACP sessions checked against the schema and wire rules."""
+"""Recorded ACP sessions checked against the schema and the requirements judged on the wire."""

@@ -1,4 +1,4 @@
-"""A recorded ACP session checked against the merged schema and the RFDs' wire rules.
+"""A recorded ACP session checked against the merged schema and the RFDs' requirements.
 
 A trace is JSON Lines, one JSON-RPC message per line, either wrapped with its
 direction or plain:
@@ -11,33 +11,33 @@ side that handles it, `x-side` in the schema); a plain response goes the other
 way from the request it answers. Every message is validated by dispatch, a
 response against the `...Response` of its request's method; responses are
 matched to requests by id (ids are per sender), and unknown or unanswered ids
-are findings. Then every wire rule of the version runs over the messages: each
-RFD registers its list of rules under the entry-point group `acp_docs.wire_rules`
-(a list that fails to load is an error naming its entry point, never skipped).
+are findings. Then every requirement judged on the wire that holds in the
+version runs its check over the messages (`acp_docs.requirements.rules`: the
+requirements are each RFD's `requirements.yaml`, their checks registered under
+the entry-point group `acp_docs.wire_checks`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_docs.core import protocols
 from acp_docs.core.findings import Finding
-from acp_docs.core.plugins import entries, load_group
-from acp_docs.core.plugins import error as plugin_error
-from acp_docs.core.protocols import ProtocolVersion
 from acp_docs.sources import jsonparse
 from acp_docs.sources.textfile import read_text
 from acp_docs.validation.schemaset import DispatchError, SchemaSet
+
+if TYPE_CHECKING:
+    from acp_docs.requirements.rules import Rule
 
 CHECK = "trace"
 TO_AGENT, TO_CLIENT = "client-to-agent", "agent-to-client"
 DIRECTIONS = (TO_AGENT, TO_CLIENT)
 SIDE_RECEIVES = {"agent": TO_AGENT, "client": TO_CLIENT}
-GROUP = "acp_docs.wire_rules"
 
 
 @dataclass
@@ -76,63 +76,12 @@ class Message:
         return params if isinstance(params, dict) else {}
 
 
-def every_version(_version: ProtocolVersion) -> bool:
-    """A rule's `applies` when it holds in every protocol version."""
-    return True
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A wire rule: its id, the RFD's words, where the RFD states it, and where it holds.
-
-    `check` yields (line, message) for every message that breaks the rule;
-    `applies` says, from a version's row, whether the rule holds in it.
-    """
-
-    id: str
-    statement: str
-    link: str
-    check: Callable[[list[Message], ProtocolVersion], Iterable[tuple[int, str]]]
-    applies: Callable[[ProtocolVersion], bool] = every_version
-
-    @property
-    def versions(self) -> tuple[str, ...]:
-        """The names of the versions the rule holds in, in the order of the version table."""
-        return tuple(v.name for v in protocols.VERSIONS.values() if self.applies(v))
-
-
 @dataclass
 class Trace:
     """A parsed trace: its messages, and the findings of reading it."""
 
     messages: list[Message] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-
-
-def _not_rules(value: Sequence[object], _name: str) -> str | None:
-    if isinstance(value, str) or not all(isinstance(rule, Rule) for rule in value):
-        return "must name a list of wire rules (`Rule`s of acp_docs.trace.session)"
-    return None
-
-
-def rules() -> list[Rule]:
-    """Every wire rule of every RFD, from the entry points of group `acp_docs.wire_rules`.
-
-    An entry that fails to import or names no list of rules, and a rule id two
-    rules share, is a PluginLoadError naming the entry point.
-    """
-    found: list[Rule] = []
-    owner: dict[str, str] = {}
-    for name, listed in load_group(GROUP, Sequence, _not_rules).items():
-        for rule in listed:
-            if rule.id in owner:
-                entry = next(e for e in entries(GROUP) if e.name == name)
-                raise plugin_error(
-                    entry, f"rule {rule.id!r} is also a rule of entry point {owner[rule.id]!r}"
-                )
-            owner[rule.id] = name
-            found.append(rule)
-    return found
 
 
 def _side_of(schemas: SchemaSet, version: str, method: str) -> str | None:
@@ -221,7 +170,8 @@ def json_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def _validate(trace: Trace, shown: str, schemas: SchemaSet, version: str) -> None:
+def validate(trace: Trace, shown: str, schemas: SchemaSet, version: str) -> None:
+    """Validate every message of `trace` against the merged schema; problems as findings."""
     for message in trace.messages:
         if message.is_response:
             outcome = _check_response(message, schemas, version)
@@ -257,12 +207,15 @@ def _check_response(message: Message, schemas: SchemaSet, version: str) -> Any:
     return schemas.check(version, names[0], message.body.get("result"), "/result")
 
 
-def check(path: Path, shown: str, schemas: SchemaSet, version: str) -> list[Finding]:
-    """Every finding of one trace file: reading, schema, ids, and every wire rule."""
+def check(
+    path: Path, shown: str, schemas: SchemaSet, version: str, rules: Sequence[Rule]
+) -> list[Finding]:
+    """Every finding of one trace file: reading, schema, ids, and every rule of `rules`
+    that holds in the version."""
     table = protocols.get(version)
     trace = parse(read_text(path, shown), shown, schemas, version)
-    _validate(trace, shown, schemas, version)
-    for rule in rules():
+    validate(trace, shown, schemas, version)
+    for rule in rules:
         if not rule.applies(table):
             continue
         for line, message in rule.check(trace.messages, table):

@@ -1,0 +1,153 @@
+"""`acp-docs conform`: drive a live Agent through the RFDs' requirements, and give a verdict."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import sys
+from pathlib import Path
+
+from acp_docs.cli.common import FOUND, OK, check_output, emit, say
+from acp_docs.config.repo import Repo
+from acp_docs.core import protocols
+from acp_docs.core.errors import UsageError
+
+
+def seconds(text: str) -> float:
+    """A time limit of the command line: a number of seconds above 0, at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a number of seconds above 0, at most 3600"
+        )
+    return value
+
+
+def _agent(args: argparse.Namespace) -> list[str]:
+    argv = list(args.agent or [])
+    if argv and argv[0] == "--":
+        argv = argv[1:]
+    if not argv:
+        raise UsageError(
+            "give the Agent's command after `--`: acp-docs conform -- my-agent --stdio"
+        )
+    return argv
+
+
+def cmd_conform(args: argparse.Namespace) -> int:
+    """Run every scenario of the chosen RFDs against the Agent; exit 0 only when conformant."""
+    from acp_docs.conform import report
+    from acp_docs.conform.client import Limits
+    from acp_docs.conform.run import conform
+    from acp_docs.conform.scenario import registered
+    from acp_docs.requirements import rules as wire
+    from acp_docs.rfds.files import requirement_sets
+    from acp_docs.validation.schemaset import SchemaSet
+
+    argv = _agent(args)
+    version = protocols.get(args.protocol)
+    if args.report_json is not None:
+        check_output(args.report_json)
+    repo = Repo.load()
+    sets = requirement_sets(repo)
+    scenarios = registered()
+    runnable = {s.slug: s for s in sets if s.slug in scenarios}
+    for slug in args.rfd or []:
+        if slug not in runnable:
+            known = ", ".join(sorted(runnable)) or "none"
+            raise UsageError(
+                f"--rfd {slug}: no RFD of that slug has requirements and scenarios (known: {known})"
+            )
+    chosen_sets = [runnable[slug] for slug in (args.rfd or sorted(runnable))]
+    chosen_sets = [
+        s for s in chosen_sets if any(version.name in r.versions for r in s.requirements)
+    ]
+    if not chosen_sets:
+        raise UsageError(f"no RFD has requirements of ACP {version.name}: nothing to run")
+    all_rules = wire.rules(chosen_sets)
+    chosen = [
+        (s, scenarios[s.slug], [r for r in all_rules if r.requirement.rfd == s.rfd])
+        for s in chosen_sets
+    ]
+    limits = Limits(timeout=args.timeout, scenario=args.scenario_timeout, settle=args.settle)
+    schemas = SchemaSet.from_repo(repo.root)
+    started = dt.datetime.now(dt.UTC)
+    result = conform(argv, version, limits, chosen, schemas)
+    finished = dt.datetime.now(dt.UTC)
+    if args.report_json is not None:
+        text = json.dumps(report.document(result, started, finished), ensure_ascii=False, indent=2)
+        args.report_json.write_text(text + "\n", encoding="utf-8")
+    lines = report.table(result)
+    if args.format in (None, "text"):
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    else:
+        emit(args, report.findings(result, chosen_sets))
+        for line in lines:
+            say(line)
+    if args.report_json is not None:
+        say(f"acp-docs conform: wrote the report {args.report_json}")
+    return OK if result.conformant else FOUND
+
+
+def add_parser(command, reporting: argparse.ArgumentParser) -> None:
+    """The `conform` subcommand's arguments."""
+    conform = command(
+        "conform",
+        cmd_conform,
+        "drive a live Agent through the RFDs' requirements and give a verdict",
+        reporting,
+        description=(
+            "Start the Agent's command (after --) once per scenario, talk ACP to it on standard"
+            " input and output as a Client, and judge every requirement of the chosen RFDs:"
+            " PASS, FAIL, SKIPPED or NOT TESTED, by tier. Exit status: 0 conformant, 1 not,"
+            " 2 bad usage."
+        ),
+    )
+    conform.add_argument(
+        "--protocol",
+        choices=protocols.NAMES,
+        default=protocols.NAMES[0],
+        help=f"the ACP version to speak (default: {protocols.NAMES[0]})",
+    )
+    conform.add_argument(
+        "--rfd",
+        action="append",
+        metavar="SLUG",
+        help="judge only this RFD's requirements (repeatable; default: every RFD that has them)",
+    )
+    conform.add_argument(
+        "--report-json",
+        type=Path,
+        metavar="FILE",
+        help="also write the whole report here: every outcome, and for each FAIL the"
+        " scenario's transcript and the end of the Agent's standard error",
+    )
+    conform.add_argument(
+        "--timeout",
+        type=seconds,
+        default=10.0,
+        metavar="S",
+        help="how long one answer of the Agent may take (default: 10)",
+    )
+    conform.add_argument(
+        "--scenario-timeout",
+        type=seconds,
+        default=60.0,
+        metavar="S",
+        help="how long one scenario may take, from the Agent's start (default: 60)",
+    )
+    conform.add_argument(
+        "--settle",
+        type=seconds,
+        default=0.5,
+        metavar="S",
+        help="how long the Agent must stay quiet before a scenario ends; what it sends"
+        " meanwhile (suggestions after a turn) is judged (default: 0.5)",
+    )
+    conform.add_argument("agent", nargs=argparse.REMAINDER, metavar="-- AGENT_CMD ARGS")

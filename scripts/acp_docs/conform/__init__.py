@@ -1,0 +1,1 @@
+"""`acp-docs conform`: a live Agent driven through the RFDs' requirements, and its verdict."""

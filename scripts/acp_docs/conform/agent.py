@@ -1,0 +1,183 @@
+"""A live Agent on standard input and output: its lines in, its messages out, all bounded.
+
+The Agent runs through the runner (`start_conversation`): its own process
+group, ended by the shutdown ladder. Two threads read it: one turns standard
+output into JSON values, one keeps the last bytes of standard error. Nothing
+the Agent writes can grow without bound: a line longer than `MAX_LINE`, or
+more than `MAX_MESSAGES` messages in one scenario, ends the conversation with
+a `Broken` that says so. Every value is parsed by the project's JSON reader,
+so a hostile line is a problem, never a crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from acp_docs.core import runner
+from acp_docs.core.escaping import printable
+from acp_docs.sources import jsonparse
+
+MAX_LINE = 4 * 1024 * 1024
+"""The longest line of standard output taken, in bytes."""
+MAX_MESSAGES = 5000
+"""The most messages one scenario takes from the Agent."""
+MAX_BYTES = 64 * 1024 * 1024
+"""The most bytes of standard output one scenario takes from the Agent."""
+STDERR_KEPT = 16 * 1024
+"""How much of the end of standard error a report keeps, in bytes."""
+TOOL = "the Agent"
+FIX = "check the Agent's command after `--` (it must speak ACP on standard input and output)"
+
+
+class Broken(Exception):
+    """The conversation cannot go on: the Agent exited, wrote what is not a message, or
+    went past a bound. The message says which, with what it wrote (escaped)."""
+
+
+@dataclass(frozen=True)
+class Ended:
+    """How the Agent's process ended, and the end of what it wrote on standard error."""
+
+    how: str
+    stderr: str
+    stderr_bytes: int
+
+
+class _Stderr:
+    """The last `STDERR_KEPT` bytes of a stream, and how many it carried in all."""
+
+    def __init__(self) -> None:
+        self.kept = bytearray()
+        self.total = 0
+        self.lock = threading.Lock()
+
+    def read(self, stream: Any) -> None:
+        for chunk in iter(lambda: stream.read1(65536), b""):
+            with self.lock:
+                self.total += len(chunk)
+                self.kept += chunk
+                del self.kept[:-STDERR_KEPT]
+
+    def text(self) -> str:
+        with self.lock:
+            return bytes(self.kept).decode("utf-8", errors="replace")
+
+
+class AgentProcess:
+    """One run of the Agent's command, for one scenario."""
+
+    def __init__(self, argv: Sequence[str], cwd: Path, grace: float) -> None:
+        self.grace = grace
+        self.process = runner.start_conversation(TOOL, argv, cwd=cwd, fix=FIX)
+        self.lines: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.stderr = _Stderr()
+        self.received = 0
+        self.ended: Ended | None = None
+        self._threads = [
+            threading.Thread(target=self._read_stdout, daemon=True),
+            threading.Thread(target=self.stderr.read, args=(self.process.stderr,), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _read_stdout(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        total = 0
+        try:
+            while True:
+                line = stream.readline(MAX_LINE + 1)
+                if not line:
+                    self.lines.put(("end", None))
+                    return
+                total += len(line)
+                if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                    too_long = f"a line of standard output is longer than {MAX_LINE} bytes"
+                    self.lines.put(("broken", too_long))
+                    return
+                if total > MAX_BYTES:
+                    self.lines.put(("broken", f"the Agent wrote more than {MAX_BYTES} bytes"))
+                    return
+                self.lines.put(("line", line))
+        except (OSError, ValueError):
+            self.lines.put(("end", None))
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one message, a line of JSON; a `Broken` when the Agent no longer reads."""
+        stdin = self.process.stdin
+        data = json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n"
+        try:
+            assert stdin is not None
+            stdin.write(data)
+            stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise Broken("the Agent stopped reading its standard input") from None
+
+    def receive(self, timeout: float) -> Any | None:
+        """The next message the Agent wrote, waiting at most `timeout` seconds (None then);
+        a `Broken` at the end of its output or on a line that is not a JSON value."""
+        try:
+            kind, value = self.lines.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
+        if kind == "end":
+            self.lines.put((kind, value))  # every later read sees the end too
+            raise Broken(f"the Agent closed its standard output ({self._status()})")
+        if kind == "broken":
+            self.lines.put((kind, value))
+            raise Broken(value)
+        self.received += 1
+        if self.received > MAX_MESSAGES:
+            raise Broken(f"the Agent sent more than {MAX_MESSAGES} messages in one scenario")
+        text = value.decode("utf-8", errors="replace").strip()
+        if not text:
+            return self.receive(timeout)
+        try:
+            return jsonparse.loads(text)
+        except jsonparse.JsonProblem as exc:
+            raise Broken(
+                f"the Agent wrote a line that is not JSON ({exc.message}): {_shown(text)}"
+            ) from None
+
+    def _status(self) -> str:
+        code = self.process.poll()
+        if code is None:
+            return "it is still running"
+        return f"it exited with status {code}" if code >= 0 else f"it was killed by signal {-code}"
+
+    def close(self) -> tuple[Ended, list[Any]]:
+        """End the Agent (the runner's ladder) and take what it wrote before it ended: the
+        messages still on their way, and how it ended."""
+        how = runner.end_conversation(self.process, self.grace)
+        rest: list[Any] = []
+        deadline = time.monotonic() + self.grace
+        while time.monotonic() < deadline:
+            try:
+                message = self.receive(max(0.0, deadline - time.monotonic()))
+            except Broken:
+                break
+            if message is None:
+                break
+            rest.append(message)
+        for thread in self._threads:
+            thread.join(self.grace)
+        for stream in (self.process.stdout, self.process.stderr):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
+        self.ended = Ended(how, self.stderr.text(), self.stderr.total)
+        return self.ended, rest
+
+
+def _shown(text: str, limit: int = 200) -> str:
+    """What the Agent wrote, escaped for a terminal and cut to `limit` characters."""
+    cut = text if len(text) <= limit else text[:limit] + "…"
+    return printable(cut)

@@ -1,0 +1,92 @@
+"""The requirements judged on the wire, each with its check: one list for `trace` and `conform`.
+
+An RFD whose rules can be judged from the messages of a session registers a
+mapping of requirement id to check under the entry-point group
+`acp_docs.wire_checks`, named after the RFD's slug. A check takes the
+messages of a session and the version's row and yields (line, message) for
+every message that breaks the requirement. What the requirement says, where
+it holds and where the RFD states it come from `requirements.yaml`: the code
+holds only what cannot be data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from acp_docs.core.errors import LocatedError
+from acp_docs.core.plugins import load_group
+from acp_docs.core.protocols import ProtocolVersion
+from acp_docs.requirements.model import Requirement, RequirementSet
+
+GROUP = "acp_docs.wire_checks"
+Check = Callable[[list[Any], ProtocolVersion], Iterable[tuple[int, str]]]
+"""A check: the messages of a session (`acp_docs.trace.session.Message`s) and the version's
+row in, (line, what broke) out for each message that breaks its requirement."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A requirement judged on the wire, and the check that judges it."""
+
+    requirement: Requirement
+    check: Check
+
+    @property
+    def id(self) -> str:
+        """The requirement's id."""
+        return self.requirement.id
+
+    @property
+    def statement(self) -> str:
+        """The requirement's words."""
+        return self.requirement.text
+
+    @property
+    def link(self) -> str:
+        """Where the RFD states it: `rfds/<slug>.md#anchor`."""
+        return self.requirement.citation
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """The versions it holds in."""
+        return self.requirement.versions
+
+    def applies(self, version: ProtocolVersion) -> bool:
+        """True when the requirement holds in `version`."""
+        return version.name in self.requirement.versions
+
+
+def _refuse(value: Mapping[Any, Any], name: str) -> str | None:
+    for key, check in value.items():
+        if not isinstance(key, str) or not key.startswith(f"{name}/"):
+            return f"check {key!r}: name each check by its requirement's id, `{name}/<name>`"
+        if not callable(check):
+            return f"check {key!r} is not callable"
+    return None
+
+
+def checks() -> dict[str, Check]:
+    """Every registered wire check, by requirement id (PluginLoadError for a bad entry)."""
+    found: dict[str, Check] = {}
+    for listed in load_group(GROUP, Mapping, _refuse).values():
+        found.update(listed)
+    return found
+
+
+def rules(sets: Iterable[RequirementSet]) -> list[Rule]:
+    """Every requirement judged on the wire, with its check, in the files' order; a
+    LocatedError for one that has no check (the `rfds` check reports it too)."""
+    registered = checks()
+    found = []
+    for reqs in sets:
+        for req in reqs.requirements:
+            if req.judged is None:
+                continue
+            if req.id not in registered:
+                raise LocatedError(
+                    reqs.shown, req.line, None, f"{req.id} is judged on the wire but has no check"
+                )
+            found.append(Rule(req, registered[req.id]))
+    return found
