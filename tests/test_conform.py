@@ -145,7 +145,7 @@ def test_an_agent_that_never_offers_is_conformant_and_its_offer_rules_are_skippe
         ("crash", "the Agent closed its standard output (it exited with status 3)"),
         ("garbage", "the Agent wrote a line that is not JSON"),
         ("flood-stderr", "no answer to session/prompt"),
-        ("flood-stdout", "the Agent sent more than"),
+        ("flood-stdout", "the Agent wrote more than"),
     ],
 )
 def test_an_agent_that_misbehaves_as_a_process_fails_and_never_hangs_conform(

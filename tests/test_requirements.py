@@ -137,7 +137,13 @@ def test_a_requirement_judged_on_the_wire_needs_its_check(made: tuple[Path, NewR
         (lambda t: t.replace("rules_sections: [rules-for-agents]", "rules_sections: ["), "YAML"),
         (lambda t: t + "  - id: SLUG/wave\n" + t.split("- id: SLUG/wave\n", 1)[1], "also at"),
         (lambda t: t.replace("text: An Agent", "text: \x1b[31mAn Agent"), "special characters"),
-        (lambda t: t.replace("text: An Agent", 'text: "\\a An Agent'), "/requirements/0/text"),
+        (
+            lambda t: t.replace(
+                "text: An Agent MUST wave when a turn ends.",
+                'text: "\\a An Agent MUST wave when a turn ends."',
+            ),
+            "/requirements/0/text",
+        ),
     ],
 )
 def test_a_bad_requirements_file_is_a_finding_at_its_line(

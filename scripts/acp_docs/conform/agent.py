@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
+import select
 import threading
 import time
 from collections.abc import Sequence
@@ -28,7 +30,7 @@ from acp_docs.sources import jsonparse
 MAX_LINE = 4 * 1024 * 1024
 """The longest line of standard output taken, in bytes."""
 MAX_MESSAGES = 5000
-"""The most messages one scenario takes from the Agent."""
+"""The most lines (messages, blank lines) one scenario takes from the Agent."""
 MAX_BYTES = 64 * 1024 * 1024
 """The most bytes of standard output one scenario takes from the Agent."""
 STDERR_KEPT = 16 * 1024
@@ -110,36 +112,47 @@ class AgentProcess:
         except (OSError, ValueError):
             self.lines.put(("end", None))
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Write one message, a line of JSON; a `Broken` when the Agent no longer reads."""
+    def send(self, message: dict[str, Any], timeout: float) -> None:
+        """Write one message, a line of JSON, within `timeout` seconds; a `Broken` when the
+        Agent no longer reads (its input closed, or full for that long)."""
         stdin = self.process.stdin
+        assert stdin is not None
         data = json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n"
+        deadline = time.monotonic() + timeout
         try:
-            assert stdin is not None
-            stdin.write(data)
-            stdin.flush()
+            fd = stdin.fileno()
+            os.set_blocking(fd, False)
+            while data:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([], [fd], [], left)[1]:
+                    raise Broken(f"the Agent did not read its standard input for {timeout:g} s")
+                try:
+                    data = data[os.write(fd, data) :]
+                except BlockingIOError:
+                    continue
         except (BrokenPipeError, OSError, ValueError):
             raise Broken("the Agent stopped reading its standard input") from None
 
     def receive(self, timeout: float) -> Any | None:
         """The next message the Agent wrote, waiting at most `timeout` seconds (None then);
         a `Broken` at the end of its output or on a line that is not a JSON value."""
-        try:
-            kind, value = self.lines.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            return None
-        if kind == "end":
-            self.lines.put((kind, value))  # every later read sees the end too
-            raise Broken(f"the Agent closed its standard output ({self._status()})")
-        if kind == "broken":
-            self.lines.put((kind, value))
-            raise Broken(value)
-        self.received += 1
-        if self.received > MAX_MESSAGES:
-            raise Broken(f"the Agent sent more than {MAX_MESSAGES} messages in one scenario")
-        text = value.decode("utf-8", errors="replace").strip()
-        if not text:
-            return self.receive(timeout)
+        deadline = time.monotonic() + max(0.0, timeout)
+        text = ""
+        while not text:  # blank lines carry nothing
+            try:
+                kind, value = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return None
+            if kind == "end":
+                self.lines.put((kind, value))  # every later read sees the end too
+                raise Broken(f"the Agent closed its standard output ({self._status()})")
+            if kind == "broken":
+                self.lines.put((kind, value))
+                raise Broken(value)
+            self.received += 1
+            if self.received > MAX_MESSAGES:
+                raise Broken(f"the Agent wrote more than {MAX_MESSAGES} lines in one scenario")
+            text = value.decode("utf-8", errors="replace").strip()
         try:
             return jsonparse.loads(text)
         except jsonparse.JsonProblem as exc:

@@ -104,7 +104,8 @@ class Client:
 
     def _send(self, message: dict[str, Any]) -> None:
         self.transcript.append(Entry(TO_AGENT, message))
-        self.agent.send(message)
+        what = f"the Agent to read {message.get('method') or 'an answer'}"
+        self.agent.send(message, self._wait(what, self.limits.timeout))
 
     def notify(self, method: str, params: Mapping[str, Any]) -> None:
         """Send a notification."""

@@ -31,6 +31,7 @@ from typing import Any
 from acp_docs.conform.agent import AgentProcess, Broken, Ended
 from acp_docs.conform.client import Client, Entry, Limits, has_capability
 from acp_docs.conform.scenario import Conformance, Scenario, Skipped
+from acp_docs.core import protocols
 from acp_docs.core.protocols import ProtocolVersion
 from acp_docs.requirements.model import Requirement, RequirementSet
 from acp_docs.requirements.rules import Rule
@@ -43,7 +44,7 @@ SESSION = Requirement(
     id="conform/session",
     tier="MANDATORY",
     party="agent",
-    versions=(),
+    versions=protocols.NAMES,
     capability={},
     cite="what-every-scenario-requires",
     text=(
@@ -146,7 +147,9 @@ def _scenario(
     rfd: str,
 ) -> ScenarioRun:
     run = ScenarioRun(rfd, scenario)
-    with tempfile.TemporaryDirectory(prefix="acp-docs-conform-") as folder:
+    with tempfile.TemporaryDirectory(
+        prefix="acp-docs-conform-", ignore_cleanup_errors=True
+    ) as folder:
         agent = AgentProcess(argv, Path.cwd(), limits.grace)
         client = Client(agent, version, limits, Path(folder))
         client.advertise = advertise if scenario.advertise else {}

@@ -144,26 +144,51 @@ def _shows_work(message: Message, version: ProtocolVersion) -> bool:
     return kind in WORK
 
 
+class _Unanswered:
+    """Per session, the prompts sent and not yet answered (by message, to their line)."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, dict[int, int]] = {}
+
+    def sent(self, message: Message) -> str:
+        """Note a `session/prompt` request; its session."""
+        session = _session(message)
+        self.open.setdefault(session, {})[id(message)] = message.line
+        return session
+
+    def answered(self, response: Message) -> str | None:
+        """Note the answer to a request; the session when it answers a `session/prompt`."""
+        request = response.request
+        if request is None or request.method != "session/prompt":
+            return None
+        session = _session(request)
+        self.open.get(session, {}).pop(id(request), None)
+        return session
+
+    def first(self, session: str) -> int | None:
+        """The line of the session's oldest unanswered prompt, if any."""
+        lines = self.open.get(session)
+        return min(lines.values()) if lines else None
+
+
 def after_response(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
     """Where the response ends the turn (v1): suggestions after it, never while a prompt is
     open, unless they were in flight (sent for the turn that ended before the prompt came)."""
-    unanswered: dict[str, dict[int, int]] = {}
+    unanswered = _Unanswered()
     ended: set[str] = set()
     """The sessions with a turn that has ended: its suggestions may be on their way."""
     in_flight: set[str] = set()
     for message in messages:
         if message.is_request and message.method == "session/prompt":
-            session = _session(message)
-            unanswered.setdefault(session, {})[id(message)] = message.line
+            session = unanswered.sent(message)
             if session in ended:
                 in_flight.add(session)
             continue
-        if message.is_response and message.request is not None:
-            if message.request.method == "session/prompt":
-                session = _session(message.request)
-                unanswered.get(session, {}).pop(id(message.request), None)
-                ended.add(session)
-                in_flight.discard(session)
+        if message.is_response:
+            answered = unanswered.answered(message)
+            if answered is not None:
+                ended.add(answered)
+                in_flight.discard(answered)
             continue
         session = _session(message)
         if _shows_work(message, version):
@@ -171,8 +196,8 @@ def after_response(messages: list[Message], version: ProtocolVersion) -> Iterato
         update = update_of(message)
         if update is None or update.get("sessionUpdate") != TAG:
             continue
-        if unanswered.get(session) and session not in in_flight:
-            line = min(unanswered[session].values())
+        line = unanswered.first(session)
+        if line is not None and session not in in_flight:
             yield (
                 message.line,
                 f"prompt_suggestions sent while the session/prompt at line {line} is unanswered",
@@ -192,8 +217,7 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
     offer. A prompt sent while an offer was allowed leaves the suggestions
     already on their way in flight, until the Agent shows it has the prompt.
     """
-    unanswered: dict[str, dict[int, int]] = {}
-    """Per session: the prompts received and not yet answered (id of the message to its line)."""
+    unanswered = _Unanswered()
     busy: dict[str, tuple[str, int]] = {}
     """Per session: what an idle must still follow (the prompt, its answer, a state) and where."""
     ended: set[str] = set()
@@ -202,18 +226,16 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
     for message in messages:
         if message.is_request and message.method == "session/prompt":
             session = _session(message)
-            if session in ended and not unanswered.get(session) and session not in busy:
+            if session in ended and unanswered.first(session) is None and session not in busy:
                 in_flight.add(session)
-            unanswered.setdefault(session, {})[id(message)] = message.line
+            unanswered.sent(message)
             busy[session] = ("a session/prompt", message.line)
             continue
-        if message.is_response and message.request is not None:
-            request = message.request
-            if request.method == "session/prompt":
-                session = _session(request)
-                unanswered.get(session, {}).pop(id(request), None)
-                busy[session] = ("the answer to a session/prompt", message.line)
-                in_flight.discard(session)
+        if message.is_response:
+            answered = unanswered.answered(message)
+            if answered is not None:
+                busy[answered] = ("the answer to a session/prompt", message.line)
+                in_flight.discard(answered)
             continue
         session = _session(message)
         if _shows_work(message, version):
@@ -231,8 +253,7 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
                 busy[session] = (f"state {state!r}", message.line)
         elif kind != TAG or session in in_flight:
             continue
-        elif unanswered.get(session):
-            line = min(unanswered[session].values())
+        elif (line := unanswered.first(session)) is not None:
             yield (
                 message.line,
                 f"prompt_suggestions sent before the answer to the session/prompt at line {line}:"

@@ -157,9 +157,9 @@ def lint_one(
     if not rfd.text:
         return out
     out.extend(lint_sections(rfd))
-    if mdlimits.hazard(rfd.text) is not None:
-        return out  # not rendered at all: the build's `build/too-complex` finding says why
     reading = _read(rfd, read_html)
+    if reading is None:
+        return out
     if isinstance(reading, Finding):
         return [*out, reading]
     out.extend(_lint_html(rfd, reading.html))
@@ -173,8 +173,12 @@ def lint_one(
     return out
 
 
-def _read(rfd: Rfd, read_html: rawhtml.Reader) -> rawhtml.Reading | Finding:
-    """The site engine's reading of the RFD, or the finding that it was too slow to read."""
+def _read(rfd: Rfd, read_html: rawhtml.Reader) -> rawhtml.Reading | Finding | None:
+    """The site engine's reading of the RFD, or the finding that it was too slow to read;
+    None for an RFD the build refuses to render (its `build/too-complex` finding says why),
+    which is not read at all."""
+    if mdlimits.hazard(rfd.text) is not None:
+        return None
     try:
         with budget.limited(rfd.shown):
             return read_html.read(rfd.text)
