@@ -144,7 +144,6 @@ CHECKS = {"SLUG/every-update": every_update}
 """
 
 REQUIREMENTS = """\
-rules_sections: [elevator-pitch]
 requirements:
   - id: SLUG/every-update
     tier: MANDATORY

@@ -1,7 +1,7 @@
 """An RFD's requirements are bound to its sentences both ways, and a bad file is a finding.
 
 Each test makes its own RFD with `acp-docs new` in a copy of the checkout, gives
-it a rules section and a `requirements.yaml`, and runs `acp-docs rfds` as a
+it a section of rules and a `requirements.yaml`, and runs `acp-docs rfds` as a
 user does.
 """
 
@@ -24,7 +24,6 @@ RULES = """
 - An Agent MUST wave when a turn ends. It MAY also smile.
 """
 REQUIREMENTS = """\
-rules_sections: [rules-for-agents]
 requirements:
   - id: SLUG/wave
     tier: MANDATORY
@@ -134,7 +133,7 @@ def test_a_requirement_judged_on_the_wire_needs_its_check(made: tuple[Path, NewR
         (lambda t: t.replace("id: SLUG/wave", "id: another-rfd/wave"), "must start with"),
         (lambda t: t + "    judged: always\n", "/requirements/0"),
         (lambda t: t.replace("tier: MANDATORY", "tier: CAPABILITY"), "capability"),
-        (lambda t: t.replace("rules_sections: [rules-for-agents]", "rules_sections: ["), "YAML"),
+        (lambda t: t.replace("requirements:", "requirements: ["), "YAML"),
         (lambda t: t + "  - id: SLUG/wave\n" + t.split("- id: SLUG/wave\n", 1)[1], "also at"),
         (lambda t: t.replace("text: An Agent", "text: \x1b[31mAn Agent"), "special characters"),
         (
@@ -200,3 +199,48 @@ def test_the_conformance_page_lists_every_requirement_with_its_citation(built_si
         for req in reqs.requirements:
             assert f"<code>{req.id}</code>" in page
             assert f'href="../../{req.rfd.removesuffix(".md")}/#{req.cite}"' in page
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "- An Agent &#77;UST NOT resend an old offer.",
+        "- An Agent M<sub></sub>UST NOT resend an old offer.",
+        "- An Agent MU\u200bST NOT resend an old offer.",
+        "- An Agent \u041cUST NOT resend an old offer.",
+        "- An Agent \uff2d\uff35\uff33\uff34 NOT resend an old offer.",
+        "#### An Agent MUST NOT resend an old offer",
+        "> A Client SHOULD log every offer it drops.",
+    ],
+)
+def test_a_rule_written_to_hide_its_keyword_is_still_a_rule(
+    made: tuple[Path, NewRfd], hidden: str
+) -> None:
+    _write(made, REQUIREMENTS, RULES + "\n" + hidden + "\n")
+    checkout, rfd = made
+    text = (checkout / rfd.shown).read_text()
+    found = _findings(made)
+    assert [(f["rule"], f["line"]) for f in found] == [
+        ("rfds/unbound-rule", _line(text, hidden))
+    ], found
+
+
+def test_a_keyword_inside_code_is_no_rule(made: tuple[Path, NewRfd]) -> None:
+    _write(made, REQUIREMENTS, RULES + "\nThe header is `Cache-Control: MUST-REVALIDATE`.\n")
+    assert _findings(made) == []
+
+
+def test_a_quote_that_names_several_sentences_binds_none(made: tuple[Path, NewRfd]) -> None:
+    written = _write(
+        made,
+        REQUIREMENTS.replace(
+            "      - An Agent MUST wave when a turn ends.", "      - MUST wave when a turn ends"
+        ),
+        RULES + "- A Client MUST wave when a turn ends, too.\n",
+    )
+    found = _findings(made)
+    rules = sorted(f["rule"] for f in found)
+    assert rules == ["rfds/requirement-quote", "rfds/unbound-rule", "rfds/unbound-rule"], found
+    quote = next(f for f in found if f["rule"] == "rfds/requirement-quote")
+    assert "is in 2 sentences" in quote["message"]
+    assert quote["line"] == _line(written.read_text(), "- MUST wave")

@@ -226,3 +226,40 @@ def test_an_unreadable_trace_exits_2(tmp_path: Path) -> None:
     result = trace(tmp_path / "missing.jsonl")
     assert result.returncode == 2
     assert "missing.jsonl: no such file" in result.stderr
+
+
+def test_a_second_prompt_while_one_is_open_leaves_nothing_in_flight(tmp_path: Path) -> None:
+    def wrapped(direction: str, body: dict) -> str:
+        return json.dumps({"direction": direction, "message": {"jsonrpc": "2.0", **body}})
+
+    session = {"sessionId": "s1"}
+    ask = {"prompt": [{"type": "text", "text": "go"}], **session}
+    text = {"type": "text", "text": "…"}
+    chunk = {"update": {"sessionUpdate": "agent_message_chunk", "content": text}}
+    offer = {"update": {"sessionUpdate": "prompt_suggestions", "suggestions": [{"text": "Next"}]}}
+    lines = [
+        wrapped(
+            "client-to-agent",
+            {
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": 1,
+                    "clientCapabilities": {"session": {"promptSuggestions": {}}},
+                },
+            },
+        ),
+        wrapped("agent-to-client", {"id": 0, "result": {"protocolVersion": 1}}),
+        wrapped("client-to-agent", {"id": 1, "method": "session/prompt", "params": ask}),
+        wrapped("agent-to-client", {"id": 1, "result": {"stopReason": "end_turn"}}),
+        wrapped("client-to-agent", {"id": 2, "method": "session/prompt", "params": ask}),
+        wrapped("agent-to-client", {"method": "session/update", "params": {**session, **chunk}}),
+        wrapped("client-to-agent", {"id": 3, "method": "session/prompt", "params": ask}),
+        wrapped("agent-to-client", {"method": "session/update", "params": {**session, **offer}}),
+        wrapped("agent-to-client", {"id": 2, "result": {"stopReason": "end_turn"}}),
+        wrapped("agent-to-client", {"id": 3, "result": {"stopReason": "end_turn"}}),
+    ]
+    path = tmp_path / "concurrent.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = trace(path, "--format", "json")
+    assert (8, "prompt-suggestions/after-response") in found(result), result.stdout

@@ -242,3 +242,22 @@ def test_a_session_id_that_is_not_a_string_is_a_finding_not_a_crash(tmp_path: Pa
     assert status == 1, report
     assert (len(opening()) + 7, "trace/schema") in found, report
     assert {line for line, _ in found} == {len(opening()) + 7}, report
+
+
+def test_background_work_while_idle_does_not_show_the_next_prompt_was_read(
+    tmp_path: Path,
+) -> None:
+    # Background activity goes on while idle; only running, or the prompt inserted, shows
+    # that the Agent has the new prompt, so the suggestion may still be in flight.
+    background = update(
+        {
+            "sessionUpdate": "agent_message",
+            "messageId": "background_1",
+            "content": [{"type": "text", "text": "The tests passed."}],
+        }
+    )
+    messages = [*opening(), *turn(2, "Fix the parser"), prompt(3, "Now the lexer")]
+    messages += [background, suggestions("Run the tests"), state("running")]
+    messages += [response(3, {"messageId": "m3"}), state("idle")]
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (0, []), report

@@ -1,7 +1,9 @@
 """A live Agent on standard input and output: its lines in, its messages out, all bounded.
 
 The Agent runs through the runner (`start_conversation`): its own process
-group, ended by the shutdown ladder. Two threads read it: one turns standard
+group, ended by the shutdown ladder; then every process that still carries the
+run's mark in its environment (one the Agent started in a session of its own)
+is killed. Two threads read it: one turns standard
 output into JSON values, one keeps the last bytes of standard error. Nothing
 the Agent writes can grow without bound: a line longer than `MAX_LINE`, or
 more than `MAX_MESSAGES` messages in one scenario, ends the conversation with
@@ -15,10 +17,12 @@ import contextlib
 import json
 import os
 import queue
+import secrets
 import select
+import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,12 +31,16 @@ from acp_docs.core import runner
 from acp_docs.core.escaping import printable
 from acp_docs.sources import jsonparse
 
-MAX_LINE = 4 * 1024 * 1024
+MAX_LINE = 1024 * 1024
 """The longest line of standard output taken, in bytes."""
 MAX_MESSAGES = 5000
 """The most lines (messages, blank lines) one scenario takes from the Agent."""
-MAX_BYTES = 64 * 1024 * 1024
-"""The most bytes of standard output one scenario takes from the Agent."""
+MAX_BYTES = 4 * 1024 * 1024
+"""The most bytes of standard output one scenario takes from the Agent (parsed, JSON takes
+many times its size in memory, and every scenario's transcript is kept for the report)."""
+MARK = "ACP_DOCS_CONFORM_RUN"
+"""The environment variable that marks every process of one Agent's run, its descendants
+included, so that none outlives the scenario (`_sweep`)."""
 STDERR_KEPT = 16 * 1024
 """How much of the end of standard error a report keeps, in bytes."""
 TOOL = "the Agent"
@@ -61,16 +69,33 @@ class _Stderr:
         self.total = 0
         self.lock = threading.Lock()
 
-    def read(self, stream: Any) -> None:
-        for chunk in iter(lambda: stream.read1(65536), b""):
-            with self.lock:
-                self.total += len(chunk)
-                self.kept += chunk
-                del self.kept[:-STDERR_KEPT]
+    def take(self, chunk: bytes) -> None:
+        with self.lock:
+            self.total += len(chunk)
+            self.kept += chunk
+            del self.kept[:-STDERR_KEPT]
 
     def text(self) -> str:
         with self.lock:
             return bytes(self.kept).decode("utf-8", errors="replace")
+
+
+def _chunks(fd: int, stop: threading.Event) -> Iterator[bytes]:
+    """What the Agent writes on `fd`, chunk by chunk, until its end or `stop`. The reader
+    polls, so no close of the stream ever waits on a read a descendant keeps open."""
+    try:
+        while not stop.is_set():
+            if not select.select([fd], [], [], 0.1)[0]:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return
+            yield chunk
+    except OSError:
+        return
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 class AgentProcess:
@@ -78,39 +103,49 @@ class AgentProcess:
 
     def __init__(self, argv: Sequence[str], cwd: Path, grace: float) -> None:
         self.grace = grace
-        self.process = runner.start_conversation(TOOL, argv, cwd=cwd, fix=FIX)
+        self.mark = secrets.token_hex(16)
+        env = {MARK: self.mark}
+        self.process = runner.start_conversation(TOOL, argv, cwd=cwd, fix=FIX, env=env)
         self.lines: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.stderr = _Stderr()
         self.received = 0
         self.ended: Ended | None = None
+        self._stop = threading.Event()
+        assert self.process.stdout is not None and self.process.stderr is not None
+        out = os.dup(self.process.stdout.fileno())
+        err = os.dup(self.process.stderr.fileno())
+        self.process.stdout.close()
+        self.process.stderr.close()
         self._threads = [
-            threading.Thread(target=self._read_stdout, daemon=True),
-            threading.Thread(target=self.stderr.read, args=(self.process.stderr,), daemon=True),
+            threading.Thread(target=self._read_stdout, args=(out,), daemon=True),
+            threading.Thread(target=self._read_stderr, args=(err,), daemon=True),
         ]
         for thread in self._threads:
             thread.start()
 
-    def _read_stdout(self) -> None:
-        stream = self.process.stdout
-        assert stream is not None
+    def _read_stderr(self, fd: int) -> None:
+        for chunk in _chunks(fd, self._stop):
+            self.stderr.take(chunk)
+
+    def _read_stdout(self, fd: int) -> None:
+        pending = b""
         total = 0
-        try:
-            while True:
-                line = stream.readline(MAX_LINE + 1)
-                if not line:
-                    self.lines.put(("end", None))
-                    return
-                total += len(line)
-                if len(line) > MAX_LINE and not line.endswith(b"\n"):
-                    too_long = f"a line of standard output is longer than {MAX_LINE} bytes"
-                    self.lines.put(("broken", too_long))
-                    return
-                if total > MAX_BYTES:
-                    self.lines.put(("broken", f"the Agent wrote more than {MAX_BYTES} bytes"))
-                    return
+        for chunk in _chunks(fd, self._stop):
+            total += len(chunk)
+            if total > MAX_BYTES:
+                self.lines.put(("broken", f"the Agent wrote more than {MAX_BYTES} bytes"))
+                return
+            pending += chunk
+            *whole, pending = pending.split(b"\n")
+            for line in whole:
                 self.lines.put(("line", line))
-        except (OSError, ValueError):
-            self.lines.put(("end", None))
+            if len(pending) > MAX_LINE:
+                too_long = f"a line of standard output is longer than {MAX_LINE} bytes"
+                self.lines.put(("broken", too_long))
+                return
+        if pending:
+            self.lines.put(("line", pending))
+        self.lines.put(("end", None))
 
     def send(self, message: dict[str, Any], timeout: float) -> None:
         """Write one message, a line of JSON, within `timeout` seconds; a `Broken` when the
@@ -168,7 +203,7 @@ class AgentProcess:
 
     def close(self) -> tuple[Ended, list[Any]]:
         """End the Agent (the runner's ladder) and take what it wrote before it ended: the
-        messages still on their way, and how it ended."""
+        messages still on their way (for at most `grace` seconds), and how it ended."""
         how = runner.end_conversation(self.process, self.grace)
         rest: list[Any] = []
         deadline = time.monotonic() + self.grace
@@ -180,14 +215,33 @@ class AgentProcess:
             if message is None:
                 break
             rest.append(message)
+        escaped = _sweep(self.mark)
+        if escaped:
+            how += f"; {escaped} process(es) it started outside its group were killed"
+        self._stop.set()
         for thread in self._threads:
-            thread.join(self.grace)
-        for stream in (self.process.stdout, self.process.stderr):
-            with contextlib.suppress(OSError):
-                if stream is not None:
-                    stream.close()
+            thread.join(1.0)
         self.ended = Ended(how, self.stderr.text(), self.stderr.total)
         return self.ended, rest
+
+
+def _sweep(mark: str) -> int:
+    """Kill every process still running with the run's mark in its environment: what the
+    Agent started in a session or group of its own, out of the ladder's reach. How many."""
+    needle = f"{MARK}={mark}".encode()
+    killed = 0
+    for entry in os.scandir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/environ", "rb") as environ:
+                found = needle in environ.read().split(b"\0")
+            if found:
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed += 1
+        except OSError:
+            continue
+    return killed
 
 
 def _shown(text: str, limit: int = 200) -> str:

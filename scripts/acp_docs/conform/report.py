@@ -36,6 +36,10 @@ from acp_docs.requirements.model import TIERS, RequirementSet
 STATUSES = (PASS, FAIL, SKIPPED, NOT_TESTED)
 MESSAGE_KEPT = 16 * 1024
 TRANSCRIPT_KEPT = 2000
+LINE_KEPT = 400
+"""The longest line of the table, in characters (what the Agent wrote can be any length)."""
+WHY_KEPT = 2000
+"""The most characters of one failure's reason a report keeps."""
 LINES_KEPT = 20
 """The most failing lines a report lists per requirement and scenario (it counts the rest)."""
 SHOWN = {NOT_TESTED: "NOT TESTED"}
@@ -69,7 +73,11 @@ def table(result: Result) -> list[str]:
             if len(outcome.failures) > 5:
                 lines.append(f"             ... and {len(outcome.failures) - 5} more")
     lines.append(verdict(result))
-    return [printable(line.rstrip()) for line in lines]
+    return [_cut(printable(line.rstrip()), LINE_KEPT) for line in lines]
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
 
 
 def counts(result: Result) -> dict[str, dict[str, int]]:
@@ -138,10 +146,12 @@ def _failure(run: ScenarioRun, found: list[tuple[int, str]]) -> dict[str, Any]:
     return {
         "scenario": run.scenario.name,
         "rfd": run.rfd,
-        "lines": [{"line": n, "why": unicode_data(m)} for n, m in found[:LINES_KEPT]],
+        "lines": [
+            {"line": n, "why": unicode_data(_cut(m, WHY_KEPT))} for n, m in found[:LINES_KEPT]
+        ],
         "more_lines": max(0, len(found) - LINES_KEPT),
         "scenario_status": run.status,
-        "scenario_reason": unicode_data(run.reason),
+        "scenario_reason": unicode_data(_cut(run.reason, WHY_KEPT)),
         "ended": unicode_data(ended.how) if ended else None,
         "stderr": unicode_data(ended.stderr) if ended else "",
         "stderr_bytes": ended.stderr_bytes if ended else 0,
@@ -205,7 +215,8 @@ def findings(result: Result, sets: Sequence[RequirementSet]) -> list[Finding]:
             path = reqs.shown if reqs else "requirements.yaml"
             line = req.line if req.rfd != SESSION.rfd else 1
             for number, message in found[:LINES_KEPT]:
-                text = f"{run.scenario.name}, line {number} of its transcript: {message}"
+                said = _cut(message, WHY_KEPT)
+                text = f"{run.scenario.name}, line {number} of its transcript: {said}"
                 out.append(Finding(path, line, 1, "conform", text, req.id, level))
             if len(found) > LINES_KEPT:
                 text = f"{run.scenario.name}: {len(found) - LINES_KEPT} more line(s) break it"

@@ -33,7 +33,7 @@ from acp_docs.conform.client import Client, Entry, Limits, has_capability
 from acp_docs.conform.scenario import Conformance, Scenario, Skipped
 from acp_docs.core import protocols
 from acp_docs.core.protocols import ProtocolVersion
-from acp_docs.requirements.model import Requirement, RequirementSet
+from acp_docs.requirements.model import VERDICT_TIERS, Requirement, RequirementSet
 from acp_docs.requirements.rules import Rule
 from acp_docs.trace import session as trace
 from acp_docs.trace.session import TO_AGENT
@@ -100,8 +100,6 @@ class Result:
     @property
     def conformant(self) -> bool:
         """No FAIL of a MANDATORY or CAPABILITY requirement."""
-        from acp_docs.requirements.model import VERDICT_TIERS
-
         return not any(
             o.status == FAIL and o.requirement.tier in VERDICT_TIERS for o in self.outcomes
         )
@@ -190,11 +188,14 @@ def _judge_messages(
             if found:
                 run.violations[rule.id] = found
     run.offered = conformance.offered(read.messages)
-    broken_lines = {line for found in run.violations.values() for line, _ in found}
+    counted = {r.id for r in rules if r.requirement.tier in VERDICT_TIERS}
+    broken_lines = {
+        line for rule, found in run.violations.items() if rule in counted for line, _ in found
+    }
     problems = []
     for finding in read.findings:
         if finding.line in broken_lines:
-            continue  # the requirement it breaks says so
+            continue  # the requirement it breaks, which decides the verdict too, says so
         if finding.rule == "trace/unanswered" and run.status != "completed":
             continue  # the scenario ended before its answer
         problems.append((finding.line, finding.message))

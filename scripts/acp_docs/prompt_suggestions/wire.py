@@ -120,9 +120,11 @@ WORK = frozenset(
         "terminal_output_chunk",
     }
 )
-"""The updates that only the work of a turn sends: one of them after a prompt shows that
-the Agent has that prompt (as does a state other than idle, a request of the session, or
-an answer)."""
+"""The updates that only the work of a turn sends (where no state update reports work): one
+of them after a prompt shows that the Agent has that prompt (as does a request of the
+session, or an answer)."""
+INSERTED = frozenset({"user_message", "user_message_chunk"})
+"""Where a state update reports work: the updates that show a prompt was inserted."""
 
 
 def _session(message: Message) -> str:
@@ -130,17 +132,21 @@ def _session(message: Message) -> str:
 
 
 def _shows_work(message: Message, version: ProtocolVersion) -> bool:
-    """True when an Agent's message shows it is working on a prompt of its session."""
+    """True when an Agent's message shows it is working on a prompt of its session.
+
+    Where a state update reports work, only a state other than idle, or the prompt
+    inserted (a user message), shows it: background work goes on while idle and
+    sends its own updates. Elsewhere, the updates only a turn sends, or a request."""
     if message.direction != TO_CLIENT:
         return False
+    update = update_of(message)
+    kind = update.get("sessionUpdate") if update is not None else None
+    if version.state_update is not None:
+        if kind == version.state_update:
+            return update is not None and update.get("state") != IDLE
+        return kind in INSERTED
     if message.is_request:
         return "sessionId" in message.params
-    update = update_of(message)
-    if update is None:
-        return False
-    kind = update.get("sessionUpdate")
-    if kind == version.state_update:
-        return update.get("state") != IDLE
     return kind in WORK
 
 
@@ -180,9 +186,10 @@ def after_response(messages: list[Message], version: ProtocolVersion) -> Iterato
     in_flight: set[str] = set()
     for message in messages:
         if message.is_request and message.method == "session/prompt":
-            session = unanswered.sent(message)
-            if session in ended:
+            session = _session(message)
+            if session in ended and unanswered.first(session) is None:
                 in_flight.add(session)
+            unanswered.sent(message)
             continue
         if message.is_response:
             answered = unanswered.answered(message)

@@ -1,11 +1,12 @@
 """The link between an RFD and its requirements, proved both ways by the `rfds` check.
 
 Every requirement cites a heading the RFD has (its anchor as the site makes
-it) and quotes sentences the RFD holds; every normative sentence of the RFD's
-rules sections (`rules_sections`, subsections included) is quoted by some
-requirement, judged on the wire or marked `untested` with its reason. A
-requirement judged on the wire has the check its RFD's wire module registers
-under its id, and every registered check has its requirement.
+it), and each of its quotes is found in exactly one sentence of the RFD, so a
+quote cannot bind what it does not name. Every normative sentence of the RFD,
+wherever it stands, is quoted by some requirement, judged on the wire or
+marked `untested` with its reason. A requirement judged on the wire has the
+check its RFD's wire module registers under its id, and every registered
+check has its requirement.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from acp_docs.core.findings import Finding
 from acp_docs.markdown.blocks import Heading, headings
 from acp_docs.markdown.rawhtml import Anchor
 from acp_docs.requirements.model import FILE_NAME, RequirementSet
-from acp_docs.requirements.sentences import Sentence, plain, sentences
+from acp_docs.requirements.sentences import every_sentence, plain
 
 CHECK = "rfds"
 
@@ -24,14 +25,19 @@ CHECK = "rfds"
 def heading_anchors(text: str, anchors: list[Anchor]) -> dict[str, Heading]:
     """Each anchor the site gives a heading of `text`, mapped to the heading in the source.
 
-    The engine's headings are paired with the source's in order when both list
-    the same number; otherwise by their plain names.
+    The engine's headings are paired with the source's by their plain names, the
+    k-th of a name with the k-th: a heading the source scan does not list (in an
+    admonition, underlined) shifts nothing else.
     """
-    heads = headings(text)
-    if len(heads) == len(anchors):
-        return {a.id: h for a, h in zip(anchors, heads, strict=True)}
-    by_name = {plain(h.text): h for h in heads}
-    return {a.id: by_name[plain(a.name)] for a in anchors if plain(a.name) in by_name}
+    by_name: dict[str, list[Heading]] = {}
+    for head in headings(text):
+        by_name.setdefault(plain(head.text), []).append(head)
+    paired: dict[str, Heading] = {}
+    for anchor in anchors:
+        named = by_name.get(plain(anchor.name))
+        if named:
+            paired[anchor.id] = named.pop(0)
+    return paired
 
 
 def lint(
@@ -51,42 +57,32 @@ def lint(
     def at_file(pointer: str, message: str, rule: str) -> None:
         out.append(Finding(reqs.shown, reqs.line_of(pointer), 1, CHECK, message, f"{CHECK}/{rule}"))
 
-    def missing(anchor: str) -> str:
-        return (
-            f"#{anchor}, which is not a heading of {shown}: cite the anchor the site gives a"
-            " heading"
-        )
-
-    rules: list[Sentence] = []
-    for index, anchor in enumerate(reqs.rules_sections):
-        if anchor not in anchors:
-            at_file(
-                f"/rules_sections/{index}", f"rules section {missing(anchor)}", "requirement-cite"
-            )
-            continue
-        for sentence in sentences(text, anchors[anchor]):
-            if sentence not in rules:
-                rules.append(sentence)
-    quotes: list[str] = []
+    said = every_sentence(text)
+    quoted: set[int] = set()
     for index, req in enumerate(reqs.requirements):
         where = f"/requirements/{index}"
-        cited: list[Sentence] = []
         if req.cite not in anchors:
-            at_file(f"{where}/cite", f"{req.id} cites {missing(req.cite)}", "requirement-cite")
-        else:
-            cited = sentences(text, anchors[req.cite])
+            at_file(
+                f"{where}/cite",
+                f"{req.id} cites #{req.cite}, which is not a heading of {shown}: cite the anchor"
+                " the site gives a heading",
+                "requirement-cite",
+            )
         for number, quote in enumerate(req.binds):
-            said = plain(quote)
-            quotes.append(said)
-            if not any(said in s.text for s in [*cited, *rules]):
-                at_file(
-                    f"{where}/binds/{number}",
-                    f"{req.id}: {quote!r} is not a sentence of #{req.cite} nor of a rules section"
-                    f" of {shown}: quote the RFD's words",
-                    "requirement-quote",
-                )
-    for sentence in rules:
-        if sentence.normative and not any(q in sentence.text for q in quotes):
+            words = plain(quote)
+            found = [i for i, s in enumerate(said) if words and words in s.text]
+            if len(found) == 1:
+                quoted.add(found[0])
+                continue
+            why = "is not a sentence of" if not found else f"is in {len(found)} sentences of"
+            at_file(
+                f"{where}/binds/{number}",
+                f"{req.id}: {quote!r} {why} {shown}: quote enough of one sentence, in the RFD's"
+                " words, to name it alone",
+                "requirement-quote",
+            )
+    for index, sentence in enumerate(said):
+        if sentence.normative and index not in quoted:
             out.append(
                 Finding(
                     shown,

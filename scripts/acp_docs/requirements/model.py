@@ -73,7 +73,6 @@ class RequirementSet:
     slug: str
     shown: str
     rfd: str
-    rules_sections: tuple[str, ...]
     requirements: tuple[Requirement, ...]
     lines: dict[str, int]
     """Each JSON pointer of the file, mapped to its line."""
@@ -135,7 +134,7 @@ def parse(text: str, shown: str, slug: str, rfd: str) -> RequirementSet:
                 rfd=rfd,
             )
         )
-    return RequirementSet(slug, shown, rfd, tuple(data["rules_sections"]), tuple(found), lines)
+    return RequirementSet(slug, shown, rfd, tuple(found), lines)
 
 
 def files_of(repo: Repo) -> list[tuple[str, Path, str]]:
