@@ -248,3 +248,32 @@ def test_the_agent_runs_in_its_own_process_group(tmp_path: Path) -> None:
         if line:
             group, pid = line.split()
             assert group == pid and int(group) != os.getpgrp()
+
+
+def test_a_process_the_agent_started_in_a_session_of_its_own_is_ended_too(
+    tmp_path: Path,
+) -> None:
+    pids = tmp_path / "pids"
+    status, report, out, _ = conform(
+        tmp_path, "v2", *fixture("v2", "--break", "escape", "--pid-file", str(pids))
+    )
+    assert status == 0, out  # it keeps every rule; what it started keeps its output open
+    assert all("outside its group were killed" in s["ended"] for s in report["scenarios"])
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == len(report["scenarios"])
+    assert all(_gone(pid) for pid in started)
+
+
+def test_an_agent_that_stops_reading_its_input_ends_the_scenario(tmp_path: Path) -> None:
+    status, report, out, _ = conform(
+        tmp_path, "v2", *fixture("v2", "--break", "no-read"), options=("--timeout", "3")
+    )
+    assert status == 1, out
+    # Whichever comes first: its input full for the answer's time limit, or its output over
+    # the scenario's bound; never a hang.
+    reasons = {s["reason"] for s in report["scenarios"]}
+    assert {s["status"] for s in report["scenarios"]} == {"broken"}
+    assert all(
+        r == "the Agent did not read its standard input for 3 s" or "wrote more than" in r
+        for r in reasons
+    ), reasons

@@ -33,6 +33,8 @@ BREAKS = (
     "flood-stderr",
     "flood-stdout",
     "stubborn",
+    "escape",
+    "no-read",
 )
 
 
@@ -160,6 +162,21 @@ def main() -> None:
     parser.add_argument("--pid-file", help="stubborn: where its child writes its process id")
     args = parser.parse_args()
     agent = Agent(args.protocol, args.broken)
+    # A grandchild in a session of its own keeps stdout open.
+    if args.broken == "escape" and os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            with open(args.pid_file, "a") as pids:
+                pids.write(f"{os.getpid()} ")
+            time.sleep(3600)
+        os._exit(0)
+    if args.broken == "no-read":  # answers initialize, then only writes requests
+        agent.handle(json.loads(sys.stdin.readline()))
+        for number in range(100000):
+            path = "/" + "x" * 200
+            params = {"sessionId": SESSION, "path": path}
+            write({"id": 1000 + number, "method": "fs/read_text_file", "params": params})
+        time.sleep(3600)
     if args.broken == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         code = (

@@ -134,6 +134,7 @@ class AgentProcess:
             total += len(chunk)
             if total > MAX_BYTES:
                 self.lines.put(("broken", f"the Agent wrote more than {MAX_BYTES} bytes"))
+                self._stop.wait()  # its output stays open, unread: the Agent waits, not fails
                 return
             pending += chunk
             *whole, pending = pending.split(b"\n")
@@ -142,6 +143,7 @@ class AgentProcess:
             if len(pending) > MAX_LINE:
                 too_long = f"a line of standard output is longer than {MAX_LINE} bytes"
                 self.lines.put(("broken", too_long))
+                self._stop.wait()
                 return
         if pending:
             self.lines.put(("line", pending))
