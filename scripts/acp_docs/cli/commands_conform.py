@@ -51,6 +51,10 @@ def cmd_conform(args: argparse.Namespace) -> int:
 
     argv = _agent(args)
     version = protocols.get(args.protocol)
+    if version.handshake is None:
+        raise UsageError(
+            f"ACP {version.name} has no handshake in the version table: conform cannot open it"
+        )
     if args.report_json is not None:
         check_output(args.report_json)
     repo = Repo.load()
