@@ -150,15 +150,21 @@ def _shows_work(message: Message, version: ProtocolVersion) -> bool:
     return kind in WORK
 
 
-class _Unanswered:
-    """Per session, the prompts sent and not yet answered (by message, to their line)."""
+class _Prompts:
+    """Per session: the prompts sent and not yet answered, and whether a suggestion that
+    arrives now may have been sent before the Agent read the newest of them (in flight)."""
 
-    def __init__(self) -> None:
+    def __init__(self, version: ProtocolVersion) -> None:
+        self.version = version
         self.open: dict[str, dict[int, int]] = {}
+        self.in_flight: set[str] = set()
 
-    def sent(self, message: Message) -> str:
-        """Note a `session/prompt` request; its session."""
+    def sent(self, message: Message, offer_allowed: bool) -> str:
+        """Note a `session/prompt` sent while an offer was (or was not) allowed; its
+        session. A prompt sent while another is open leaves nothing in flight."""
         session = _session(message)
+        if offer_allowed and self.first(session) is None:
+            self.in_flight.add(session)
         self.open.setdefault(session, {})[id(message)] = message.line
         return session
 
@@ -169,6 +175,14 @@ class _Unanswered:
             return None
         session = _session(request)
         self.open.get(session, {}).pop(id(request), None)
+        self.in_flight.discard(session)
+        return session
+
+    def seen(self, message: Message) -> str:
+        """Note any other message; its session. Work on the prompt ends what was in flight."""
+        session = _session(message)
+        if _shows_work(message, self.version):
+            self.in_flight.discard(session)
         return session
 
     def first(self, session: str) -> int | None:
@@ -180,31 +194,24 @@ class _Unanswered:
 def after_response(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
     """Where the response ends the turn (v1): suggestions after it, never while a prompt is
     open, unless they were in flight (sent for the turn that ended before the prompt came)."""
-    unanswered = _Unanswered()
+    prompts = _Prompts(version)
     ended: set[str] = set()
     """The sessions with a turn that has ended: its suggestions may be on their way."""
-    in_flight: set[str] = set()
     for message in messages:
         if message.is_request and message.method == "session/prompt":
-            session = _session(message)
-            if session in ended and unanswered.first(session) is None:
-                in_flight.add(session)
-            unanswered.sent(message)
+            prompts.sent(message, _session(message) in ended)
             continue
         if message.is_response:
-            answered = unanswered.answered(message)
+            answered = prompts.answered(message)
             if answered is not None:
                 ended.add(answered)
-                in_flight.discard(answered)
             continue
-        session = _session(message)
-        if _shows_work(message, version):
-            in_flight.discard(session)
+        session = prompts.seen(message)
         update = update_of(message)
         if update is None or update.get("sessionUpdate") != TAG:
             continue
-        line = unanswered.first(session)
-        if line is not None and session not in in_flight:
+        line = prompts.first(session)
+        if line is not None and session not in prompts.in_flight:
             yield (
                 message.line,
                 f"prompt_suggestions sent while the session/prompt at line {line} is unanswered",
@@ -224,29 +231,23 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
     offer. A prompt sent while an offer was allowed leaves the suggestions
     already on their way in flight, until the Agent shows it has the prompt.
     """
-    unanswered = _Unanswered()
+    prompts = _Prompts(version)
     busy: dict[str, tuple[str, int]] = {}
     """Per session: what an idle must still follow (the prompt, its answer, a state) and where."""
     ended: set[str] = set()
     """The sessions where an idle has ended work: an offer for it may be on its way."""
-    in_flight: set[str] = set()
     for message in messages:
         if message.is_request and message.method == "session/prompt":
             session = _session(message)
-            if session in ended and unanswered.first(session) is None and session not in busy:
-                in_flight.add(session)
-            unanswered.sent(message)
+            prompts.sent(message, session in ended and session not in busy)
             busy[session] = ("a session/prompt", message.line)
             continue
         if message.is_response:
-            answered = unanswered.answered(message)
+            answered = prompts.answered(message)
             if answered is not None:
                 busy[answered] = ("the answer to a session/prompt", message.line)
-                in_flight.discard(answered)
             continue
-        session = _session(message)
-        if _shows_work(message, version):
-            in_flight.discard(session)
+        session = prompts.seen(message)
         update = update_of(message)
         if update is None:
             continue
@@ -258,9 +259,9 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
                     ended.add(session)
             else:
                 busy[session] = (f"state {state!r}", message.line)
-        elif kind != TAG or session in in_flight:
+        elif kind != TAG or session in prompts.in_flight:
             continue
-        elif (line := unanswered.first(session)) is not None:
+        elif (line := prompts.first(session)) is not None:
             yield (
                 message.line,
                 f"prompt_suggestions sent before the answer to the session/prompt at line {line}:"
