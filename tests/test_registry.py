@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from acp_docs.checks import registry
-from acp_docs.core.findings import Finding, first_checks
+from acp_docs.core.findings import Finding
 from acp_docs.reporters import page as page_report
 
 from conftest import ROOT, acp, no_traceback, sample
@@ -79,9 +79,11 @@ def test_the_built_in_checks_are_registered_in_summary_order() -> None:
     checks = registry.load_checks()
     assert list(checks)[:2] == ["files", "schema"]
     assert {"examples", "rfds", "links", "build", "spell", "format"} <= set(checks)
-    assert first_checks() == ("files", "schema")
-    assert not checks["format"].build and checks["format"].run is not None
-    assert checks["spell"].after_build is not None and checks["spell"].preflight is not None
+    assert registry.causes(checks) == {"files", "schema"}
+    assert checks["format"].runs_in == {"check"} and checks["format"].sources is not None
+    assert not checks["format"].needs_pages
+    assert checks["spell"].site is not None and checks["spell"].preflight is not None
+    assert "build" not in checks["spell"].runs_in  # `mkdocs build` spells nothing
 
 
 def test_every_check_has_its_section_in_the_checks_page() -> None:
@@ -114,7 +116,7 @@ def test_a_new_check_in_one_module_reports_with_its_hint(
     line = rfd.read_text(encoding="utf-8").count("\n")
 
     checks = registry.load_checks()
-    assert "words" in checks and checks["words"].build
+    assert "words" in checks and checks["words"].needs_pages
     result = acp(["check", "--only", "words", "--format", "json"], cwd=sample_copy)
     no_traceback(result)
     assert result.returncode == 1, result.stderr
@@ -171,14 +173,14 @@ def test_a_site_build_refuses_a_check_that_cannot_load(tmp_path: Path, on_path) 
     assert "entry point acp_docs.checks `broken = brokencheck:CHECK`" in done["error"]
 
 
-def test_a_check_outside_the_build_needs_a_run_hook(tmp_path: Path, on_path) -> None:
+def test_a_check_without_a_hook_is_refused(tmp_path: Path, on_path) -> None:
     text = textwrap.dedent(
         """\
         from acp_docs.checks.registry import Check
-        CHECK = Check(name="idle", summary="", rules={}, docs="idle", build=False)
+        CHECK = Check(name="idle", summary="", rules={}, docs="idle")
         """
     )
     on_path(tmp_path / "plugins")
     _register(tmp_path / "plugins", "idlecheck", {"idle": "idlecheck:CHECK"}, {"idlecheck": text})
-    with pytest.raises(registry.PluginLoadError, match="has no `run` hook"):
+    with pytest.raises(registry.PluginLoadError, match="has no hook"):
         registry.load_checks()

@@ -18,7 +18,7 @@ import pytest
 from acp_docs.authoring import schema_example as scaffold
 from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
-from acp_docs.core.findings import Finding
+from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.reporters import Report
 from acp_docs.reporters import page as page_report
 from acp_docs.reporters import text as text_report
@@ -143,11 +143,14 @@ def test_findings_of_the_schema_check_sort_first_everywhere() -> None:
         Finding("rfds/x.md", 3, 1, "examples", "unknown definition", "examples/x"),
         Finding("mkdocs.yml", 1, 1, "links", "broken", "links/x"),
     ]
-    assert sorted([*effects, cause])[0] == cause
-    rendered = text_report.render(Report("check", [*effects, cause]))
+    assert sorted([*effects, cause])[0] != cause, "a finding sorts by its own fields"
+    results = [CheckResult("schema", (cause,), 0.0, cause=True)]
+    rendered = text_report.render(Report("check", [*effects, cause], results))
     assert rendered.startswith("schema/x/source.yaml:9:1: missing\n")
     many = [Finding("docs/a.md", n, 1, "examples", "bad", "examples/x") for n in range(1, 30)]
-    banner = page_report.annotate("<p>page</p>", "page", [], [*many, cause], {})
+    banner = page_report.annotate(
+        "<p>page</p>", "page", [], [*many, cause], {}, frozenset({"schema"})
+    )
     assert banner.index("schema/x/source.yaml") < banner.index("docs/a.md")
     assert " open>" in banner, "a long list that starts with a cause stays open"
 

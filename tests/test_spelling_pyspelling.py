@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_docs.checks import aspell as spelling
-from acp_docs.checks import pyspell, pyspell_html
+from acp_docs.checks import pyspell_html, pyspelling_run, spelling
 from acp_docs.config.repo import Repo
 from acp_docs.markdown import prose
 
@@ -130,8 +129,8 @@ def test_the_projects_filter_reads_the_words_pyspellings_html_filter_reads(
 ) -> None:
     """On every page of the site (the API pages are not spelled), word for word."""
     monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path))
-    ours = pyspell.PageWords(OPTIONS, True, pyspell.PROSE_FILTER)
-    theirs = pyspell.PageWords(OPTIONS, True, pyspell.HTML_FILTER)
+    ours = pyspelling_run.PageWords(OPTIONS, True, pyspelling_run.PROSE_FILTER)
+    theirs = pyspelling_run.PageWords(OPTIONS, True, pyspelling_run.HTML_FILTER)
     pages = 0
     for path in sorted(built_site.rglob("index.html")):
         if "tooling/api/" in path.as_posix():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import html.parser
-import importlib.util
 import io
 import json
 import os
@@ -19,18 +19,27 @@ import markdown
 import pytest
 import yaml
 
+from acp_docs.cli import commands_report
 from acp_docs.core.findings import CheckResult, Finding
 from acp_docs.reporters import Report, github, json_report
+from acp_docs.reporters import summary as summary_report
 
-from conftest import ROOT, actions_step
+from conftest import ROOT, acp, actions_step
 
 WORKFLOWS = ROOT / ".github" / "workflows"
-CHECK_REPORT = ROOT / "scripts" / "check_report.py"
+ACP_DOCS = ROOT / ".venv" / "bin" / "acp-docs"
 
-_spec = importlib.util.spec_from_file_location("check_report", CHECK_REPORT)
-assert _spec is not None and _spec.loader is not None
-check_report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_report)
+
+def _summary(doc: dict, status: int) -> str:
+    """The job summary `acp-docs report` writes for the JSON report `doc`."""
+    return summary_report.render(commands_report.from_json(doc))
+
+
+def _annotations(doc: dict, least: str = "warning") -> str:
+    """What `acp-docs report` prints for the JSON report `doc`."""
+    report = commands_report.from_json(doc)
+    return github.render(dataclasses.replace(report, annotate=least))
+
 
 # A pull request names its files and so part of every message.
 HOSTILE = Finding(
@@ -120,14 +129,28 @@ def test_make_test_still_runs_everything_and_the_pull_request_jobs_run_all_of_it
     jobs = workflow["jobs"]
     # `make test` is what the README gives; make -n prints its commands without running them.
     plan = _make_plan("test")
-    for command in ("ruff check", "ruff format --check", "pytest", "acp-docs check", "session.py"):
+    for command in (
+        "ruff check",
+        "ruff format --check",
+        "mypy",
+        "pytest",
+        "acp-docs check",
+        "session.py",
+    ):
         assert command in plan, command
     ci = "\n".join(
         _make_plan(*shlex.split(r)[1:]) if r.startswith("make ") else r
         for job in jobs.values()
         for r in _runs(job)
     )
-    for command in ("ruff check", "ruff format --check", "pytest", "acp-docs check", "session.py"):
+    for command in (
+        "ruff check",
+        "ruff format --check",
+        "mypy",
+        "pytest",
+        "acp-docs check",
+        "session.py",
+    ):
         assert command in ci, f"`make test` runs {command}, no pull-request job does"
 
 
@@ -179,11 +202,13 @@ def test_the_check_job_sets_up_python_node_aspell_and_chromium() -> None:
 
 
 def _fake_checkout(tmp_path: Path, report: str, status: int) -> Path:
-    """A folder where `.venv/bin/acp-docs` prints `report` and exits with `status`."""
+    """A folder where `.venv/bin/acp-docs check` prints `report` and exits with `status`
+    (`acp-docs report` is the real one)."""
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     (bin_dir / "acp-docs").write_text(
         "#!/bin/sh\n"
+        f'if [ "$1" = report ]; then exec {shlex.quote(str(ACP_DOCS))} "$@"; fi\n'
         f'echo "$@" > {shlex.quote(str(tmp_path / "args"))}\n'
         f"cat {shlex.quote(str(tmp_path / 'report.json'))}\n"
         "echo 'acp-docs check: summary on stderr' >&2\n"
@@ -193,8 +218,6 @@ def _fake_checkout(tmp_path: Path, report: str, status: int) -> Path:
     (bin_dir / "python").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
     for tool in bin_dir.iterdir():
         tool.chmod(0o755)
-    (tmp_path / "scripts").mkdir()
-    (tmp_path / "scripts" / "check_report.py").symlink_to(CHECK_REPORT)
     (tmp_path / "runner").mkdir()
     return tmp_path
 
@@ -227,7 +250,7 @@ def test_the_check_step_annotates_summarizes_and_fails_with_the_check(
     assert (folder / "args").read_text().split()[:3] == ["check", "--format", "json"]
     assert "summary on stderr" in result.stderr, "the check's own summary reaches the log"
     assert result.stdout == github.render(Report("check", list(findings)))
-    assert summary == check_report.summary(report, status)
+    assert summary == _summary(report, status)
     assert summary.startswith("### acp-docs check\n")
     if status == 0:
         assert "All checks passed" in summary and "|" not in summary
@@ -242,12 +265,13 @@ def test_the_check_step_fails_when_the_check_stops_before_it_reports(tmp_path: P
     assert result.returncode == 2
     assert "stopped before it reported (exit status 2)" in summary
     # A report that cannot be read never passes, whatever the status said.
-    assert check_report.main([str(tmp_path / "missing.json"), "--status", "0"]) == 1
+    missing = acp(["report", str(tmp_path / "missing.json"), "--status", "0"], cwd=tmp_path)
+    assert missing.returncode == 1 and "stopped before it reported" in missing.stdout
 
 
 def test_annotations_are_those_of_the_github_reporter_for_the_same_findings() -> None:
     report = Report("check", [HOSTILE, PLAIN])
-    assert check_report.annotations(_report(HOSTILE, PLAIN)) == github.render(report)
+    assert _annotations(_report(HOSTILE, PLAIN)) == github.render(report)
     commands = [line for line in github.render(report).splitlines() if line.startswith("::")]
     assert len(commands) == 2
 
@@ -281,7 +305,7 @@ class _Cells(html.parser.HTMLParser):
 
 
 def test_the_summary_escapes_file_names_and_messages_from_the_pull_request() -> None:
-    summary = check_report.summary(_report(HOSTILE, PLAIN), 1)
+    summary = _summary(_report(HOSTILE, PLAIN), 1)
     table = [line for line in summary.splitlines() if line.startswith("|")]
     assert len(table) == 4, "a line break in a message starts no row"
     for line in table:
@@ -310,9 +334,9 @@ def test_the_summary_escapes_file_names_and_messages_from_the_pull_request() -> 
 
 def test_the_summary_stays_small_however_many_findings_a_pull_request_makes() -> None:
     # Each message is cut to one cell's worth: twice that is as long as any for the summary.
-    long = "\u202e" * (2 * check_report.MAX_CELL)
+    long = "\u202e" * (2 * summary_report.MAX_CELL)
     many = [Finding(f"rfds/{i}.md", 1, 1, "rfds", long, "") for i in range(2000)]
-    summary = check_report.summary(_report(*many), 1)
+    summary = _summary(_report(*many), 1)
     assert len(summary.encode("utf-8")) < 1024 * 1024 // 2, "GitHub's limit is 1 MiB a step"
     shown = summary.count("\n| rfds&#47;")
     assert f"\n{2000 - shown} more finding(s): the step's log lists every one." in summary
@@ -587,12 +611,12 @@ def test_fifteen_problems_annotate_ten_and_the_summary_lists_all_fifteen() -> No
         for n in range(15)
     ]
     report = _report(*planted)
-    printed = check_report.annotations(report).splitlines()
+    printed = _annotations(report).splitlines()
     errors = [line for line in printed if line.startswith("::error ")]
     assert len(errors) == 10
     assert "(and 5 more errors not annotated" in errors[-1]
     assert sum(1 for line in printed if line.startswith("rfds/p")) == 15  # every one in the log
-    summary = check_report.summary(report, 1)
+    summary = _summary(report, 1)
     assert all(f"p{n:02d}" in summary for n in range(15))
     assert "5 errors past the first 10 of their level are not annotated" in summary
 
@@ -603,7 +627,7 @@ def test_warnings_have_their_own_ten_and_notes_are_not_annotated() -> None:
         for n in range(12)
     ]
     noted = [Finding("rfds/n.md", 1, 1, "rfds", "fyi", "rfds/y", "note")]
-    printed = check_report.annotations(_report(PLAIN, *warned, *noted)).splitlines()
+    printed = _annotations(_report(PLAIN, *warned, *noted)).splitlines()
     assert sum(line.startswith("::warning ") for line in printed) == 10
     assert sum(line.startswith("::error ") for line in printed) == 1
     assert not any(line.startswith("::notice ") for line in printed)

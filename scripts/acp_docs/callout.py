@@ -222,13 +222,13 @@ def links(head: str) -> dict[str, str]:
             found.append((_decode(path), parts[2].decode("ascii")))
     targets = _blobs([blob for _, blob in found]) if found else {}
     out: dict[str, str] = {}
-    for path, blob in found:
+    for name, blob in found:
         target = targets[blob]
         if target.startswith("/"):
             continue
-        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
         if resolved != ".." and not resolved.startswith("../"):
-            out[path] = resolved
+            out[name] = resolved
     return out
 
 

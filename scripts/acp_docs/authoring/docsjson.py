@@ -132,7 +132,8 @@ def _appended(text: str, path: tuple[str, ...], item: str) -> str:
         placed = item.replace("\n", "\n" + pad)
         return f"{text[: opening + 1]}{last},\n{pad}{placed}{text[opening + 1 + len(last) :]}"
     line_start = text.rfind("\n", 0, opening) + 1
-    base = re.match(r"[ \t]*", text[line_start:]).group(0)
+    line = text[line_start:]
+    base = line[: len(line) - len(line.lstrip(" \t"))]
     placed = item.replace("\n", "\n" + base + "  ")
     return f"{text[: opening + 1]}\n{base}  {placed}\n{base}{text[closing:]}"
 

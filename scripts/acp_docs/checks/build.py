@@ -1,14 +1,22 @@
-"""The `build` check: any other problem of the site build, and MkDocs's own warnings.
+"""The `build` check: the front matter of docs pages, and every problem of the site build itself.
 
-Reported by the plugin (markers, pages too complex to render, markup outside
-what a page may hold, the theme's markup) and by the build runner, which keeps
-every other MkDocs warning word for word. A finding of no registered check is
-counted here.
+Its own hook reads the front matter of every page of docs/ (what a page may
+set, `acp_docs.policy.frontmatter`). It is the `catch_all`: a problem the
+build meets (markers, pages too complex to render, markup outside what a page
+may hold, the theme's markup, MkDocs's own warnings) is reported under it.
 """
 
 from __future__ import annotations
 
+from acp_docs.checks.checkout import Checkout
 from acp_docs.checks.registry import Check
+from acp_docs.core.findings import Finding
+from acp_docs.policy import frontmatter
+
+
+def _sources(checkout: Checkout) -> list[Finding]:
+    return frontmatter.check_pages(checkout.root, checkout.docs_pages)
+
 
 CHECK = Check(
     name="build",
@@ -28,4 +36,6 @@ CHECK = Check(
     },
     docs="build",
     order=60,
+    catch_all=True,
+    sources=_sources,
 )

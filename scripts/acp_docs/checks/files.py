@@ -1,14 +1,47 @@
 """The `files` check: what the build may read and publish (links, odd files, names, static files).
 
-Reported by the plugin from the scan of the source folders
-(`acp_docs.sources.filetree`) and the review of docs/ files
-(`acp_docs.policy.staticfiles`). Its findings are causes: a file left out of
-the build makes findings elsewhere, so they are read first.
+Its findings are causes: a file left out of the build makes findings
+elsewhere, so they are read first.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from acp_docs.checks.checkout import Checkout
 from acp_docs.checks.registry import Check
+from acp_docs.core.findings import Finding
+from acp_docs.policy import staticfiles
+from acp_docs.sources import filetree
+
+
+def _static_files(checkout: Checkout) -> Iterator[Path]:
+    """The files of docs/ MkDocs would publish as they are (not pages, not hidden, no
+    `templates/` folder), that the scan allows."""
+    root, docs = checkout.root, checkout.repo.docs_dir
+    for current, dirs, files in os.walk(docs, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        if Path(current) == docs and "templates" in dirs:
+            dirs.remove("templates")
+        for name in sorted(files):
+            path = Path(current, name)
+            if name.startswith(".") or name.endswith(".md"):
+                continue
+            if checkout.tree.allows(root, path) and filetree.inside(root, path):
+                yield path
+
+
+def _sources(checkout: Checkout) -> list[Finding]:
+    found = list(checkout.tree.findings)
+    refs = staticfiles.StaticRefs.from_config(checkout.repo.config)
+    docs = checkout.repo.docs_dir
+    for path in _static_files(checkout):
+        problems = staticfiles.review(path.relative_to(docs).as_posix(), path, refs)
+        found += staticfiles.as_findings(checkout.repo.relative(path), problems)
+    return found
+
 
 CHECK = Check(
     name="files",
@@ -26,4 +59,5 @@ CHECK = Check(
     docs="files",
     first=True,
     order=10,
+    sources=_sources,
 )

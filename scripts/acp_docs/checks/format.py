@@ -1,20 +1,22 @@
 """The `format` check: every file Prettier would rewrite, run beside the build (Node).
 
-The work is `acp_docs.checks.prettier`; this module declares the check.
+The work is `acp_docs.checks.prettier`; it runs in `acp-docs check` only, never in the
+site build (`mkdocs build` and `mkdocs serve` leave formatting to `make format`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from acp_docs.checks.checkout import Checkout
 from acp_docs.checks.registry import Check
+from acp_docs.core.findings import Finding
 
 
-def _run(repo: Any) -> Iterable[Any]:
+def _sources(checkout: Checkout) -> Iterable[Finding]:
     from acp_docs.checks import prettier
 
-    return prettier.check(repo)
+    return prettier.check(checkout.repo)
 
 
 CHECK = Check(
@@ -28,7 +30,7 @@ CHECK = Check(
         " the build's `build/too-complex` finding says.",
     },
     docs="format",
-    build=False,
     order=80,
-    run=_run,
+    runs_in=frozenset({"check"}),
+    sources=_sources,
 )

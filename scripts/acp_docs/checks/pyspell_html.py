@@ -32,7 +32,7 @@ _INLINE = frozenset(
     | {"samp", "small", "span", "strong", "sub", "sup", "u", "var"}
 )
 """Elements inside a line of text: a word may run on across their edges."""
-OPTIONS = {"comments": bool, "attributes": list, "ignores": list}
+OPTIONS: dict[str, type] = {"comments": bool, "attributes": list, "ignores": list}
 
 
 def selectors(text: str) -> list[tuple[str | None, str | None]] | None:
@@ -56,7 +56,8 @@ def options_problem(options: dict[str, Any]) -> str | None:
         if kind is None:
             return f"option {key!r} is not one this filter takes ({', '.join(OPTIONS)})"
         if not isinstance(value, kind) or (
-            kind is list and not all(isinstance(v, str) and 0 < len(v) <= 200 for v in value)
+            isinstance(value, list)
+            and not all(isinstance(v, str) and 0 < len(v) <= 200 for v in value)
         ):
             return f"option {key!r} must be {'a boolean' if kind is bool else 'a list of text'}"
     for entry in options.get("ignores", []):

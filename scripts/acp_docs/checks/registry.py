@@ -1,35 +1,60 @@
-"""Every check, found through the `acp_docs.checks` entry points: one module declares one check.
+"""Every check, and the hooks it runs at: one module declares one check.
 
 A check is a module with a module-level `CHECK = Check(...)`, registered in
-`pyproject.toml`:
+`pyproject.toml`, of this package or of any package installed beside it:
 
     [project.entry-points."acp_docs.checks"]
     words = "my_package.words:CHECK"
 
-The runner (`acp_docs.checks.run`), the MkDocs plugin and the served page read
-every check from here: its name, its rules with a line on how to fix each, its
-section of docs/tooling/checks.md, whether its findings come out of the site
-build, whether they are causes read first, and its hooks. A registered check
-that cannot be imported, or that is not a `Check`, is a `PluginLoadError` that
-names the entry point; it is never skipped.
+or, for a check that lives in the checkout and needs no install, in the
+checkout's own `pyproject.toml` (`acp_docs.checks.local`):
 
-As it loads the checks it tells `acp_docs.core.findings`, which sorts causes
-first, which checks are causes (`Check.first`); that lower layer imports no check.
+    [tool.acp-docs.local-checks]
+    paths = ["checks"]
+    words = "words:CHECK"
+
+A check is a set of hooks, each at one stage of the work:
+
+- `sources(checkout)`: the checkout as loaded (RFDs, schema sources, merged
+  schemas, the scan of the files), before any page is rendered;
+- `page(view)`: each page the site build renders;
+- `site(view)`: once, when every page is rendered.
+
+A check with only `sources` needs no site build: `acp-docs check` runs it in
+its own process. A check with `page` or `site` is run inside the one site
+build, which starts only when such a check is selected. The built-in checks
+are built exactly this way; the MkDocs plugin calls hooks and names no check.
+
+A problem the site build itself meets (a marker it cannot expand, markup a
+page may not hold, a MkDocs warning) is reported under the check its rule
+names (`build/marker` is the `build` check's), or else under the check that
+declares `catch_all`. A registered check that cannot be imported, or that is
+not a `Check`, is a `PluginLoadError` naming its entry point: never skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from acp_docs.core import findings, plugins
+from acp_docs.core import plugins
 from acp_docs.core.errors import UsageError
+from acp_docs.core.findings import Finding
 from acp_docs.core.plugins import PluginLoadError as PluginLoadError  # what load_checks raises
+
+if TYPE_CHECKING:
+    from acp_docs.checks.checkout import Checkout
+    from acp_docs.config.repo import Repo
 
 GROUP = "acp_docs.checks"
 DOCS = "docs/tooling/checks.md"
 """The page whose sections (`Check.docs`) say what each check finds and how to fix it."""
+
+MODES = frozenset({"check", "build", "serve"})
+"""Where a check may run: `acp-docs check`, `mkdocs build`, `mkdocs serve`."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +68,24 @@ class Guide:
 
 
 @dataclass(frozen=True)
+class WrittenLink:
+    """A link of a page as its author wrote it, before MkDocs rewrites it."""
+
+    url: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A problem the drawing of one of the page's diagrams met, at its line of the page."""
+
+    line: int
+    message: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class PageView:
     """One page the site build rendered, as a `Check.page` hook sees it."""
 
@@ -52,11 +95,29 @@ class PageView:
     """The page's Markdown as written: a finding's line and column are in this text."""
     html: str
     """The page's content as rendered, before it is published."""
+    checkout: Checkout | None = None
+    """The checkout as loaded (its merged schemas, RFDs, ...); None outside a build."""
+    rfd: str | None = None
+    """The slug of the RFD the page shows, or names as its own in front matter."""
+    links: tuple[WrittenLink, ...] = ()
+    drawn: tuple[Drawn, ...] = ()
 
 
 @dataclass(frozen=True)
-class Pages:
-    """What the site build hands to `Check.after_build` hooks: every rendered page."""
+class SiteFile:
+    """A file of the built site, as a `Check.site` hook sees it."""
+
+    path: str
+    """Relative to the repository root (a finding's `path`)."""
+    page: bool
+    """A page (rendered from Markdown), not a static file."""
+    anchors: frozenset[str] | None = None
+    """The ids the rendered page has (None: not a page, or not known)."""
+
+
+@dataclass(frozen=True)
+class SiteView:
+    """What the site build hands to `Check.site` hooks once every page is rendered."""
 
     html: Mapping[str, str]
     """Each page's content as the build rendered it (before the allowlist), by the page's path."""
@@ -64,18 +125,27 @@ class Pages:
     """Each page's Markdown as written, by the page's path."""
     serving: bool = False
     """True under `mkdocs serve` (results may be kept between rebuilds)."""
+    checkout: Checkout | None = None
+    files: Mapping[str, SiteFile] = field(default_factory=dict)
+    """Every file of the site, by its path in the site's docs (`rfds/x.md`, `index.md`)."""
+    links: Mapping[str, tuple[str, tuple[WrittenLink, ...]]] = field(default_factory=dict)
+    """Each page's path in the site's docs, with its file's path and its links as written."""
+    nav: frozenset[str] = frozenset()
+    """The paths in the site's docs of the pages the navigation holds."""
+
+
+SourcesHook = Callable[["Checkout"], Iterable[Finding]]
+PageHook = Callable[[PageView], Iterable[Finding]]
+SiteHook = Callable[[SiteView], Iterable[Finding]]
+Preflight = Callable[["Repo"], None]
 
 
 @dataclass(frozen=True)
 class Check:
-    """One check: what it is called and finds, how to fix it, and when it runs.
+    """One check: what it is called and finds, how to fix it, and the hooks that do the work.
 
-    A hook returns `acp_docs.core.findings.Finding`s whose `check` is `name`.
-    A check with `build` True reports from inside the one site build (the
-    plugin calls `page` for every rendered page and `after_build` once all are
-    rendered); any other check runs `run` beside the build. The built-in build
-    checks (`files`, `schema`, ...) are reported by the plugin itself and have
-    no hook.
+    A hook returns `acp_docs.core.findings.Finding`s; each is reported under
+    this check's `name`, whatever check it says.
     """
 
     name: str
@@ -85,53 +155,102 @@ class Check:
     the hint of every rule of the check that has no line of its own."""
     docs: str
     """The anchor of the check's section in docs/tooling/checks.md."""
-    build: bool = True
     first: bool = False
     """Its findings are causes of findings elsewhere, so they are read first."""
     order: int = 100
     """Where the summary lists it (lower first)."""
     guide: Guide | None = None
-    preflight: Callable[[Any], None] | None = None
+    runs_in: frozenset[str] = MODES
+    """Where it runs (`MODES`): Prettier over every file runs in `acp-docs check` only."""
+    catch_all: bool = False
+    """The site build's own problems whose rule names no registered check are this check's."""
+    preflight: Preflight | None = None
     """Raises `UsageError` when the check cannot run in this checkout (a missing tool)."""
-    run: Callable[[Any], Iterable[Any]] | None = None
-    """repo -> findings, for a check outside the build."""
-    page: Callable[[PageView], Iterable[Any]] | None = None
-    after_build: Callable[[Any, Pages], Iterable[Any]] | None = None
-    """(repo, pages) -> findings, once every page is rendered; may raise `UsageError`."""
+    sources: SourcesHook | None = None
+    page: PageHook | None = None
+    site: SiteHook | None = None
+    """Once every page is rendered; may raise `UsageError` (the check could not run)."""
+
+    @property
+    def needs_pages(self) -> bool:
+        """True when the check needs the site built: a page or site hook, or the build's own
+        problems."""
+        return self.page is not None or self.site is not None or self.catch_all
 
 
 def _refusal(check: Check, entry_name: str) -> str | None:
     if check.name != entry_name:
         return f"declares the check {check.name!r}, not {entry_name!r}"
-    if not check.build and check.run is None:
-        return "runs outside the build (build=False) but has no `run` hook"
+    if check.sources is None and check.page is None and check.site is None:
+        return "has no hook: give it `sources`, `page` or `site`"
+    if not check.runs_in or not check.runs_in <= MODES:
+        return f"runs_in must name some of {', '.join(sorted(MODES))}"
     return None
 
 
 _loaded: dict[tuple[tuple[str, str], ...], dict[str, Check]] = {}
 
 
-def load_checks() -> dict[str, Check]:
+def load_checks(root: Path | None = None) -> dict[str, Check]:
     """Every registered check by name, in the order the summary lists them.
 
-    Raises `PluginLoadError` for an entry point that cannot be loaded, and
-    `UsageError` when none is registered (the package's metadata is missing).
+    With `root`, the checks of that checkout's `[tool.acp-docs.local-checks]`
+    load too. Raises `PluginLoadError` for an entry that cannot be loaded,
+    and `UsageError` when none is registered (the package's metadata is missing).
     """
-    key = tuple((e.name, e.value) for e in plugins.entries(GROUP))
+    from acp_docs.checks import local
+
+    extra = local.entries(root) if root is not None else []
+    found = plugins.entries(GROUP) + [entry for entry, _file, _line in extra]
+    key = tuple((e.name, e.value) for e in found)
     if key in _loaded:
-        ordered = _loaded[key]
-        findings.set_first_checks(tuple(name for name, check in ordered.items() if check.first))
-        return ordered
-    if not key:
+        return _loaded[key]
+    if not plugins.entries(GROUP):
         raise UsageError(
             f"no check is registered under the entry points {GROUP}: the installed metadata of"
             " acp-docs is out of date; run `make setup`"
         )
-    checks = plugins.load_group(GROUP, Check, _refusal)
+    if extra and root is not None:
+        local.put_on_path(root)
+    checks = plugins.load_group(GROUP, Check, _refusal, extra)
+    catch_alls = [c.name for c in checks.values() if c.catch_all]
+    if len(catch_alls) > 1:
+        raise UsageError(f"more than one check declares catch_all: {', '.join(catch_alls)}")
     ordered = dict(sorted(checks.items(), key=lambda item: (item[1].order, item[0])))
     _loaded[key] = ordered
-    findings.set_first_checks(tuple(name for name, check in ordered.items() if check.first))
     return ordered
+
+
+def owner(checks: Mapping[str, Check], rule: str) -> str:
+    """The check a problem of the site build with `rule` is reported under."""
+    named = rule.partition("/")[0]
+    if named in checks:
+        return named
+    return next((c.name for c in checks.values() if c.catch_all), named)
+
+
+UNOWNED = ""
+"""The check of a problem of the site build until it is reported (`owner` names it)."""
+
+
+def build_problem(path: str, line: int, col: int, message: str, rule: str) -> Finding:
+    """A problem the site build itself met, at a place: it is reported under `owner(rule)`."""
+    return Finding(path, line, col, UNOWNED, message, rule)
+
+
+def causes(checks: Mapping[str, Check]) -> frozenset[str]:
+    """The checks whose findings are causes of others (`Check.first`)."""
+    return frozenset(name for name, check in checks.items() if check.first)
+
+
+def owned(check: Check, found: Iterable[Finding]) -> list[Finding]:
+    """A hook's findings, each under the check whose hook returned it."""
+    return [f if f.check == check.name else dataclasses.replace(f, check=check.name) for f in found]
+
+
+def with_hook(checks: Iterable[Check], hook: str) -> Sequence[Check]:
+    """The checks that have the hook `hook` (`sources`, `page` or `site`)."""
+    return [c for c in checks if getattr(c, hook) is not None]
 
 
 def fix_hint(check: Check | None, rule: str) -> str | None:

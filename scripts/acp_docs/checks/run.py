@@ -1,22 +1,24 @@
-"""Every check of an RFD pull request: one site build and the other checks side by side.
+"""Every check of an RFD pull request: each at the stage it needs, nothing run twice.
 
-The checks are those of the registry (`acp_docs.checks.registry`). The build
-(through the `acp-docs` plugin, in a child process started first) yields the
-findings of every check with `build` set, and runs their `after_build` hooks
-(spelling of the words of every page it rendered) in the same child process;
-each check outside the build (Prettier, with its cache) runs its `run` hook
-beside it. Nothing runs twice. A check that cannot run reports its error; the
-others still report.
+The checks are those of the registry (`acp_docs.checks.registry`). The
+checkout is loaded once in this process, and every selected check's `sources`
+hook runs here, side by side. Only when a selected check needs pages (a `page`
+or `site` hook, or the build's own problems) is the site built: once, in a
+child process started first, which runs just those checks' hooks and hands
+back their findings. A check that cannot run reports its error; the others
+still report.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from acp_docs.checks import checkout as checkouts
 from acp_docs.checks import registry
 from acp_docs.config.repo import Repo
 from acp_docs.core import runner
@@ -24,13 +26,8 @@ from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
 
 BUILD_TIMEOUT = 600.0
-
-
-def __getattr__(name: str) -> tuple[str, ...]:
-    """`CHECKS`: every check by name, in the order the summary lists them (from the registry)."""
-    if name == "CHECKS":
-        return tuple(registry.load_checks())
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+BUILD = " build"
+"""The site build's key among the tools (no check has a name with a space)."""
 
 
 @dataclass
@@ -41,16 +38,17 @@ class BuildResult:
     errors: dict[str, str] = field(default_factory=dict)
 
 
-def start_build(repo: Repo, after: Iterable[str] = ()) -> Callable[[], BuildResult]:
+def start_build(repo: Repo, names: Iterable[str]) -> Callable[[], BuildResult]:
     """Start building the site once, in a child process with a timeout; the call that waits
     for it returns every finding it yields.
 
-    `after` names the checks whose `after_build` hooks run once the pages are rendered.
+    `names` are the checks whose `page` and `site` hooks run in the build (their
+    `sources` hooks run in this process).
     """
     wait = runner.start_module(
         "mkdocs",
         "acp_docs.mkdocs.sitebuild",
-        [str(repo.root), *(f"--check={name}" for name in after)],
+        [str(repo.root), *(f"--check={name}" for name in names)],
         cwd=repo.root,
         fix="run `make setup`, then `mkdocs build --strict` to see what stops it",
         timeout=BUILD_TIMEOUT,
@@ -96,18 +94,37 @@ def _started(start: Callable[[], Callable[[], BuildResult]]) -> Callable[[], Bui
         return failed
 
 
-def _beside(repo: Repo, check: registry.Check) -> Callable[[], BuildResult]:
+class _Loaded:
+    """The checkout, loaded once by the first `sources` hook that asks (the others wait)."""
+
+    def __init__(self, repo: Repo) -> None:
+        self.root = repo.root
+        self._lock = threading.Lock()
+        self._checkout: checkouts.Checkout | None = None
+
+    def get(self) -> checkouts.Checkout:
+        with self._lock:
+            if self._checkout is None:
+                self._checkout = checkouts.load(self.root)
+            return self._checkout
+
+
+def _beside(loaded: _Loaded, check: registry.Check) -> Callable[[], BuildResult]:
     def run_tool() -> BuildResult:
-        return BuildResult(list(check.run(repo)) if check.run is not None else [])
+        hook = check.sources
+        found = registry.owned(check, hook(loaded.get())) if hook is not None else []
+        return BuildResult(found)
 
     return run_tool
 
 
 def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
-    """Run the named checks (default: all) side by side; results in the registry's order."""
-    checks = registry.load_checks()
+    """Run the named checks (default: all) at their stages; results in the registry's order."""
+    checks = registry.load_checks(repo.root)
     wanted = None if names is None else set(names)
-    chosen = [c for c in checks.values() if wanted is None or c.name in wanted]
+    chosen = [
+        c for c in checks.values() if (wanted is None or c.name in wanted) and "check" in c.runs_in
+    ]
     errors: dict[str, str] = {}
     for check in chosen:
         if check.preflight is not None:
@@ -115,35 +132,40 @@ def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
                 check.preflight(repo)
             except UsageError as exc:
                 errors[check.name] = str(exc)
-    building = [c for c in chosen if c.build and c.name not in errors]
+    runnable = [c for c in chosen if c.name not in errors]
+    building = [c.name for c in runnable if c.needs_pages]
     tools: dict[str, Callable[[], BuildResult]] = {}
     if building:
         # Started before any thread, so the build can be forked from this process.
-        after = [c.name for c in building if c.after_build is not None]
-        tools["build"] = _started(lambda: start_build(repo, after))
-    for check in chosen:
-        if not check.build and check.name not in errors:
-            tools[check.name] = _beside(repo, check)
+        tools[BUILD] = _started(lambda: start_build(repo, building))
+    loaded = _Loaded(repo)
+    for check in registry.with_hook(runnable, "sources"):
+        tools[check.name] = _beside(loaded, check)
     with ThreadPoolExecutor(max_workers=max(1, len(tools))) as pool:
         futures = {tool: pool.submit(_timed, run_tool) for tool, run_tool in tools.items()}
         outcomes = {tool: future.result() for tool, future in futures.items()}
-    built = {name for name, check in checks.items() if check.build}
     results = []
     for check in chosen:
         name = check.name
         if name in errors:
-            results.append(CheckResult(name, (), 0.0, errors[name]))
+            results.append(CheckResult(name, (), 0.0, errors[name], check.first))
             continue
-        tool = "build" if check.build else name
-        done, error, seconds = outcomes[tool]
-        if error is None and done is not None:
-            error = done.errors.get(name)
-        if error is not None:
-            results.append(CheckResult(name, (), seconds, error))
+        tools_of = (name, BUILD) if check.needs_pages else (name,)
+        parts = [outcomes[tool] for tool in tools_of if tool in outcomes]
+        if tool_error := next((error for _done, error, _s in parts if error is not None), None):
+            results.append(CheckResult(name, (), _seconds(parts), tool_error, check.first))
             continue
-        found = done.findings if done is not None else []
-        if tool == "build":
-            # A finding of no registered build check is the build's own.
-            found = [f for f in found if (f.check if f.check in built else "build") == name]
-        results.append(CheckResult(name, tuple(sorted(set(found))), seconds))
+        built = outcomes.get(BUILD, (None, None, 0.0))[0] if check.needs_pages else None
+        if built is not None and name in built.errors:
+            results.append(CheckResult(name, (), _seconds(parts), built.errors[name], check.first))
+            continue
+        found = [f for done, _e, _s in parts if done is not None for f in done.findings]
+        mine = [f for f in found if f.check == name]
+        results.append(
+            CheckResult(name, tuple(sorted(set(mine))), _seconds(parts), None, check.first)
+        )
     return results
+
+
+def _seconds(parts: list[Outcome]) -> float:
+    return max((seconds for _done, _error, seconds in parts), default=0.0)

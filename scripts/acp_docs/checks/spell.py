@@ -1,42 +1,50 @@
 """The `spell` check: the prose readers see, spell-checked by pyspelling after the one build.
 
-The build hands over every page it rendered (`Pages`); the work is
-`acp_docs.checks.aspell` and `acp_docs.checks.pyspell`, imported only when the
+The build hands over every page it rendered (`SiteView`); the work is
+`acp_docs.checks.spelling` and `acp_docs.checks.pyspelling_run`, imported only when the
 check runs.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from acp_docs.checks.registry import Check, Guide, Pages
+from acp_docs.checks.registry import Check, Guide, SiteView
 from acp_docs.core.errors import UsageError
 
 NAME = "spell"
 
 
-def _preflight(repo: Any) -> None:
-    from acp_docs.checks import aspell
-
-    aspell.preflight(repo)
-
-
-def _after_build(repo: Any, pages: Pages) -> list[Any]:
-    """The spelling of the pages the build rendered. While serving, Aspell that cannot run is
-    a finding shown on the pages (the served site has no summary to say it)."""
-    from acp_docs.checks import aspell
+if TYPE_CHECKING:
+    from acp_docs.config.repo import Repo
     from acp_docs.core.findings import Finding
 
+
+def _preflight(repo: Repo) -> None:
+    from acp_docs.checks import spelling
+
+    spelling.preflight(repo)
+
+
+def _site(pages: SiteView) -> list[Finding]:
+    """The spelling of the pages the build rendered. While serving, Aspell that cannot run is
+    a finding shown on the pages (the served site has no summary to say it)."""
+    from acp_docs.checks import spelling
+    from acp_docs.core.findings import Finding
+
+    if pages.checkout is None:
+        return []
+    repo = pages.checkout.repo
     if not pages.serving:
         from acp_docs.markdown.blocks import renderer
 
         render = renderer(repo.config)
-        return aspell.check_pages(repo, dict(pages.html), dict(pages.sources), render)
+        return spelling.check_pages(repo, dict(pages.html), dict(pages.sources), render)
     try:
-        return aspell.check_served_pages(repo, dict(pages.html), dict(pages.sources))
+        return spelling.check_served_pages(repo, dict(pages.html), dict(pages.sources))
     except UsageError as exc:
         message = f"spelling is not checked while serving: {exc}"
-        return [Finding(aspell.CONFIG, 1, 1, NAME, message, "spell/unavailable")]
+        return [Finding(spelling.CONFIG, 1, 1, NAME, message, "spell/unavailable")]
 
 
 CHECK = Check(
@@ -50,5 +58,6 @@ CHECK = Check(
     order=70,
     guide=Guide("docs/tooling/writing.md", "spelling", "Spelling"),
     preflight=_preflight,
-    after_build=_after_build,
+    runs_in=frozenset({"check", "serve"}),
+    site=_site,
 )

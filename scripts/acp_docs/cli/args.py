@@ -9,6 +9,7 @@ from acp_docs import __version__
 from acp_docs.cli.commands_authoring import cmd_export_upstream, cmd_new
 from acp_docs.cli.commands_checks import cmd_check, cmd_format, cmd_rfds, cmd_spell
 from acp_docs.cli.commands_conform import add_parser as conform_parser
+from acp_docs.cli.commands_report import add_parser as report_parser
 from acp_docs.cli.commands_schema import (
     cmd_examples,
     cmd_schema_check,
@@ -36,8 +37,6 @@ def _new_protocol_help() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    from acp_docs.checks.run import CHECKS
-    from acp_docs.upstream.check import NAMES as UPSTREAM_CHECKS
 
     parser = argparse.ArgumentParser(
         prog="acp-docs",
@@ -121,14 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--check", action="store_true", help="report, do not rewrite")
 
     every = command("check", cmd_check, "run every check CI runs, side by side", reporting)
-    named = [*CHECKS, *UPSTREAM_CHECKS]
-    every.add_argument("--only", nargs="+", choices=named, metavar="CHECK")
+    # The checks are the registry's, with the checkout's own (`[tool.acp-docs.local-checks]`):
+    # a name is checked once the checkout is known, and an unknown one lists them.
+    every.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
     every.add_argument(
         "--upstream",
         type=Path,
         metavar="DIR",
         help="check a checkout of the upstream ACP repository in place, read-only: its MDX"
-        f" pages, examples, docs.json and links (checks: {', '.join(UPSTREAM_CHECKS)})",
+        " pages, examples, docs.json, links, typos and format (the upstream checks)",
     )
     kept = every.add_mutually_exclusive_group()
     kept.add_argument(
@@ -154,13 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
     every.add_argument(
         "--skip",
         nargs="+",
-        choices=named,
         metavar="CHECK",
         help="leave these checks out; leaving every check out is a usage error (exit 2),"
         " never a pass",
     )
 
     conform_parser(command, reporting)
+    report_parser(command)
 
     traced = command("trace", cmd_trace, "check recorded ACP sessions (JSON Lines)", reporting)
     traced.add_argument("--protocol", required=True, choices=protocols.NAMES)

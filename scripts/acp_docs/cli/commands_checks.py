@@ -19,7 +19,7 @@ from acp_docs.cli.common import (
 )
 from acp_docs.config.repo import Repo
 from acp_docs.core.errors import UsageError
-from acp_docs.core.findings import CheckResult
+from acp_docs.core.findings import CheckResult, report_order
 from acp_docs.reporters.text import printable
 from acp_docs.sources.textfile import linked_folder
 
@@ -74,10 +74,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.upstream is not None:
         results = _upstream(args)
     else:
+        from acp_docs.checks import registry
         from acp_docs.checks import run as check
+        from acp_docs.upstream import registry as upstream_checks
 
-        names = _chosen(args, check.CHECKS)
+        for name in [*(args.only or []), *(args.skip or [])]:
+            if name in upstream_checks.names():
+                raise UsageError(f"--only/--skip {name}: an upstream check: add --upstream DIR")
         repo = Repo.load()
+        names = _chosen(args, tuple(registry.load_checks(repo.root)))
         refuse_undecodable_names(repo)
         results = check.run(repo, names)
     tree = args.upstream if args.upstream is not None else Path.cwd()
@@ -85,7 +90,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         results = _write_baseline(args.write_baseline, results, tree, args.min_level)
     elif args.baseline is not None:
         results = _against_baseline(args.baseline, results, args.min_level, tree)
-    findings = sorted({f for r in results for f in r.findings})
+    findings = report_order(results)
     failing: dict[str, list[str]] = {}
     for result in results:
         if result.error:
@@ -126,7 +131,7 @@ def _chosen(args: argparse.Namespace, known: Sequence[str]) -> list[str]:
 def _upstream(args: argparse.Namespace) -> list[CheckResult]:
     from acp_docs.upstream import check as upstream
 
-    names = _chosen(args, upstream.NAMES)
+    names = _chosen(args, upstream.names())
     return upstream.run(args.upstream, tuple(names))
 
 

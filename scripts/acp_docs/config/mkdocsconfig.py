@@ -252,7 +252,8 @@ def refuse_code(config: dict[str, Any], lines: dict[str, int], root: Path) -> No
         if isinstance(path, str) and not filetree.within(root, root / path):
             fail(f"/watch/{index}", f"watch {path[:80]!r} is outside the checkout")
     docs = root / str(config.get("docs_dir") or "docs")
-    theme = config.get("theme") if isinstance(config.get("theme"), dict) else {}
+    given = config.get("theme")
+    theme: dict[str, Any] = given if isinstance(given, dict) else {}
     files = [
         ([key, index], path)
         for key in ("extra_css", "extra_javascript")
@@ -366,10 +367,12 @@ class _IgnoreTagsLoader(NoAliasLoader):
 
 
 def _construct_env(loader: yaml.Loader, node: yaml.Node) -> Any:
-    names = (
+    names: list[Any] = (
         loader.construct_sequence(node)
         if isinstance(node, yaml.SequenceNode)
         else [loader.construct_scalar(node)]
+        if isinstance(node, yaml.ScalarNode)
+        else [None]
     )
     for name in names[:-1] if len(names) > 1 else names:
         if str(name) in os.environ:
@@ -382,7 +385,9 @@ def _construct_any(loader: yaml.Loader, suffix: str, node: yaml.Node) -> Any:
         return loader.construct_scalar(node)
     if isinstance(node, yaml.SequenceNode):
         return loader.construct_sequence(node)
-    return loader.construct_mapping(node)
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node)
+    return None
 
 
 _IgnoreTagsLoader.add_constructor("!ENV", _construct_env)

@@ -2,36 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import total_ordering
-from typing import Any
-
-_first: tuple[str, ...] | None = None
-
-
-def first_checks() -> tuple[str, ...]:
-    """The checks whose findings sort before every other (`Check.first`).
-
-    A file left out of the build or a schema source that cannot be used causes
-    findings elsewhere, so the cause is read first. The check registry says
-    which checks they are as it loads them; before that, they are read from the
-    `acp_docs.checks` entry points (this layer imports no check).
-    """
-    global _first
-    if _first is None:
-        from acp_docs.core import plugins
-
-        checks = plugins.load_group("acp_docs.checks", object)
-        ranked = sorted(checks.items(), key=lambda item: (getattr(item[1], "order", 0), item[0]))
-        _first = tuple(name for name, check in ranked if getattr(check, "first", False))
-    return _first
-
-
-def set_first_checks(names: tuple[str, ...]) -> None:
-    """Say which checks are causes (the check registry, as it loads the checks)."""
-    global _first
-    _first = tuple(names)
-
 
 LEVELS = ("error", "warning", "note")
 """How much a finding matters, most first; only an error fails a check."""
@@ -45,8 +18,8 @@ class Finding:
     `path` is relative to the repository root, with forward slashes. `rule`
     names the kind of problem (`examples/invalid-payload`); it defaults to the
     check's name. `level` is `error` (fails the check), `warning` or `note`
-    (reported, never failing). Findings sort by file and line, the checks of
-    `first_checks()` first.
+    (reported, never failing). Findings sort by their own fields: file, line,
+    column, then the rest (`report_order` puts causes first).
     """
 
     path: str
@@ -75,12 +48,9 @@ class Finding:
         """The `path:line:col` prefix of the finding."""
         return f"{self.path}:{self.line}:{self.col}"
 
-    def sort_key(self) -> tuple[Any, ...]:
-        """The order findings are reported in: causes (`first_checks()`) first, then by place."""
-        first = first_checks()
-        rank = first.index(self.check) if self.check in first else len(first)
+    def sort_key(self) -> tuple[str, int, int, str, str, str, str]:
+        """The order of findings: by place, then by check, message, rule and level."""
         return (
-            rank,
             self.path,
             self.line,
             self.col,
@@ -104,6 +74,8 @@ class CheckResult:
     findings: tuple[Finding, ...]
     seconds: float
     error: str | None = None
+    cause: bool = False
+    """Its findings are causes of findings of other checks (they are read first)."""
 
     @property
     def status(self) -> str:
@@ -111,3 +83,15 @@ class CheckResult:
         if self.error is not None:
             return "error"
         return "failed" if any(f.fails for f in self.findings) else "ok"
+
+
+def report_order(results: Iterable[CheckResult]) -> list[Finding]:
+    """Every finding of `results` once: those of causes first, then by place."""
+    ranked = {(0 if r.cause else 1, f) for r in results for f in r.findings}
+    seen: set[Finding] = set()
+    out = []
+    for _rank, finding in sorted(ranked):
+        if finding not in seen:
+            seen.add(finding)
+            out.append(finding)
+    return out

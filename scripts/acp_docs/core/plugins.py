@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
@@ -24,31 +24,40 @@ class PluginLoadError(LocatedError):
     """An entry point that cannot be loaded: at its line of `entry_points.txt` when known."""
 
 
-def _where(entry: metadata.EntryPoint) -> tuple[str, int]:
-    """The `entry_points.txt` declaring `entry`, and the entry's line in it (1 when unknown)."""
+Located = tuple[metadata.EntryPoint, str, int]
+"""An entry declared outside any distribution's metadata, with its file and line."""
+
+
+def _where(entry: metadata.EntryPoint, declared: Sequence[Located] = ()) -> tuple[str, int]:
+    """The file declaring `entry`, and the entry's line in it (1 when unknown)."""
+    for other, where, at in declared:
+        if other is entry:
+            return where, at
     dist = entry.dist
     folder = getattr(dist, "_path", None) if dist is not None else None
     if not isinstance(folder, Path):
         name = dist.metadata["Name"] if dist is not None else "an installed distribution"
         return f"entry_points.txt of {name}", 1
-    path = folder / "entry_points.txt"
+    file = folder / "entry_points.txt"
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = file.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
-        return str(path), 1
+        return str(file), 1
     section = ""
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if stripped.startswith("[") and stripped.endswith("]"):
             section = stripped[1:-1].strip()
         elif section == entry.group and stripped.partition("=")[0].strip() == entry.name:
-            return str(path), number
-    return str(path), 1
+            return str(file), number
+    return str(file), 1
 
 
-def error(entry: metadata.EntryPoint, reason: str) -> PluginLoadError:
+def error(
+    entry: metadata.EntryPoint, reason: str, declared: Sequence[Located] = ()
+) -> PluginLoadError:
     """A PluginLoadError naming `entry` (group, name, target) and why it is refused."""
-    path, line = _where(entry)
+    path, line = _where(entry, declared)
     return PluginLoadError(
         path,
         line,
@@ -91,9 +100,12 @@ def entries(group: str) -> list[metadata.EntryPoint]:
 
 
 def load_group(
-    group: str, kind: type[T], check: Callable[[T, str], str | None] | None = None
+    group: str,
+    kind: type[T],
+    check: Callable[[T, str], str | None] | None = None,
+    extra: Sequence[Located] = (),
 ) -> dict[str, T]:
-    """Every entry of `group`, loaded and of type `kind`, by entry-point name.
+    """Every entry of `group`, and of `extra`, loaded and of type `kind`, by entry-point name.
 
     `check(value, name)` may refuse a loaded object with a reason. An entry that fails to
     import, is of another type, is refused, or shares its name with another
@@ -101,22 +113,23 @@ def load_group(
     """
     loaded: dict[str, T] = {}
     first: dict[str, metadata.EntryPoint] = {}
-    for entry in entries(group):
+    for entry in [*entries(group), *(located[0] for located in extra)]:
         if entry.name in loaded:
             other = first[entry.name]
             where = f" of {other.dist.name}" if other.dist is not None else ""
-            raise error(entry, f"{other.value!r}{where} already has the name {entry.name!r}")
+            reason = f"{other.value!r}{where} already has the name {entry.name!r}"
+            raise error(entry, reason, extra)
         first[entry.name] = entry
         try:
             value = entry.load()
         except Exception as exc:  # any failure of third-party import code is the entry's fault
-            raise error(entry, f"cannot be imported: {type(exc).__name__}: {exc}") from None
+            reason = f"cannot be imported: {type(exc).__name__}: {exc}"
+            raise error(entry, reason, extra) from None
         if not isinstance(value, kind):
-            raise error(
-                entry, f"is of type {type(value).__name__}, not a {kind.__name__}: point it at one"
-            )
-        reason = check(value, entry.name) if check is not None else None
-        if reason is not None:
-            raise error(entry, reason)
+            reason = f"is of type {type(value).__name__}, not a {kind.__name__}: point it at one"
+            raise error(entry, reason, extra)
+        refused = check(value, entry.name) if check is not None else None
+        if refused is not None:
+            raise error(entry, refused, extra)
         loaded[entry.name] = value
     return loaded

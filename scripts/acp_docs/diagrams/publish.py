@@ -185,7 +185,7 @@ class Publisher:
             )
         drawn = self.renderer.draw(ident, text)
         if folder is not None and (isinstance(drawn, render.Drawn) or drawn.lasting):
-            kept = (
+            kept: dict[str, str | int | None] = (
                 {"svg": drawn.svg}
                 if isinstance(drawn, render.Drawn)
                 else {"error": drawn.message, "line": drawn.line, "rule": drawn.rule}

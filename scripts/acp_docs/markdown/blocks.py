@@ -170,9 +170,9 @@ def locate(text: str, rendered: list[RenderedBlock]) -> list[CodeBlock]:
     scanned = fenced_blocks(text)
     exact: dict[tuple[str, str | None, str], deque[int]] = {}
     titled: dict[tuple[str, str | None], deque[int]] = {}
-    for index, block in enumerate(scanned):
-        exact.setdefault((block.lang, block.title, _normal(block.content)), deque()).append(index)
-        titled.setdefault((block.lang, block.title), deque()).append(index)
+    for index, fence in enumerate(scanned):
+        exact.setdefault((fence.lang, fence.title, _normal(fence.content)), deque()).append(index)
+        titled.setdefault((fence.lang, fence.title), deque()).append(index)
     used: set[int] = set()
 
     def take(queue: deque[int] | None) -> int | None:
@@ -195,8 +195,8 @@ def locate(text: str, rendered: list[RenderedBlock]) -> list[CodeBlock]:
             continue
         if title_lines is None:
             title_lines = {}
-            for number, line in enumerate(text.split("\n"), 1):
-                title = fence_title(line) if "title" in line else None
+            for number, source_line in enumerate(text.split("\n"), 1):
+                title = fence_title(source_line) if "title" in source_line else None
                 if title is not None:
                     title_lines.setdefault(title, number)
         line = title_lines.get(block.title, 1) if block.title else 1

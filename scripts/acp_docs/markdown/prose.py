@@ -1,6 +1,6 @@
 """Where a word of the prose stands in the Markdown source, and what of a page is generated.
 
-pyspelling's filters read the words of a rendered page (`acp_docs.checks.pyspell`);
+pyspelling's filters read the words of a rendered page (`acp_docs.checks.pyspelling_run`);
 `without_generated` first takes out what the build generated (between
 `<!-- acp-docs:generated -->` and `<!-- acp-docs:end -->`). `places` finds the
 first line and column of each word in the Markdown source, outside front

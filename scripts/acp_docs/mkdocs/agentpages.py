@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from acp_docs.core.findings import Finding
+from acp_docs.checks.registry import build_problem
 from acp_docs.mkdocs.state import BuildState
 from acp_docs.policy import agentfiles
 from acp_docs.sources.textfile import write_atomic
@@ -47,10 +47,8 @@ def review(state: BuildState, config: Any) -> None:
         shown = sources.get(path, CONFIGURED_BY)
         named = path.relative_to(site).as_posix()
         for problem in problems:
-            check, rule = (
-                ("links", "links/agent-link") if problem.link else ("build", "build/agent-page")
-            )
+            rule = "links/agent-link" if problem.link else "build/agent-page"
             message = f"{named}, line {problem.line}: {problem.message}"
-            state.report(Finding(shown, 1, 1, check, message, rule))
+            state.report(build_problem(shown, 1, 1, message, rule))
         if any(not problem.link for problem in problems):
             write_atomic(path, "")

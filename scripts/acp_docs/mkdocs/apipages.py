@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import inspect
 import os
 import re
 import stat
@@ -32,6 +33,7 @@ from markdown.blockprocessors import BlockProcessor
 from markdown.util import AtomicString
 from mkdocs.structure.files import File, Files
 
+from acp_docs.checks.registry import build_problem
 from acp_docs.core import cachedir
 from acp_docs.core.findings import Finding
 from acp_docs.patches import apirender
@@ -136,11 +138,10 @@ class ApiPages:
         refused = unreadable_sources(root)
         if refused:
             return [
-                Finding(
+                build_problem(
                     shown,
                     1,
                     1,
-                    "build",
                     f"{why}: griffe would read it for the API pages, so none is generated",
                     "build/api-source",
                 )
@@ -225,7 +226,7 @@ def keep_rendering(
 
 
 _POLICY = hashlib.sha256(
-    b"".join(Path(module.__file__).read_bytes() for module in (sanitize, crossrefs))
+    b"".join(Path(inspect.getfile(module)).read_bytes() for module in (sanitize, crossrefs))
 ).hexdigest()[:16]
 """The allowlist's own code: a changed policy reviews every API page again."""
 
@@ -268,7 +269,7 @@ def refusals(shown: str, source: str, content: str) -> list[Finding]:
             f"`::: {name}` is mkdocstrings' instruction, taken only on the generated API"
             " pages (it would read any module Python finds): shown as text"
         )
-        out.append(Finding(shown, (line or 0) + 1, 1, "build", message, "build/autodoc"))
+        out.append(build_problem(shown, (line or 0) + 1, 1, message, "build/autodoc"))
     return out
 
 

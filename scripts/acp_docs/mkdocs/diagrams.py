@@ -1,7 +1,7 @@
 """The page's Mermaid diagrams in the build: drawn, reported, and published after the allowlist.
 
 `prepare` (from `on_page_markdown`) hands each ```mermaid block to the build's
-`Publisher`, reports its problems at their lines, and leaves a placeholder
+`Publisher`, keeps what the drawing met for the checks, and leaves a placeholder
 for each drawn one; `publish` (from `on_page_content`, after the page passed
 the allowlist) puts the figures in; `write_stylesheet` (from `on_post_build`)
 writes the rules of every drawing to the site.
@@ -12,28 +12,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from acp_docs.core.findings import Finding
+from acp_docs.checks.registry import Drawn
 from acp_docs.diagrams import fences
 from acp_docs.diagrams.publish import STYLESHEET, Publisher
 from acp_docs.mkdocs.state import BuildState
 from acp_docs.sources.textfile import write_atomic
 
-CHECK = "diagrams"
-
 
 def prepare(state: BuildState, markdown: str, source: str, page: Any) -> str:
-    """`markdown` with each drawn diagram replaced by its placeholder; problems reported."""
+    """`markdown` with each drawn diagram replaced by its placeholder; what the drawing met is
+    kept for the checks' page hooks (`BuildState.drawn`)."""
+    state.drawn.clear()
     if fences.LANG not in markdown:
         return markdown
-    shown = state.shown(page.file)
     if state.publisher is None:
         state.publisher = Publisher(state.repo.root)
     publisher = state.publisher
 
     def drawn(diagram: fences.Diagram) -> str | None:
         outcome = publisher.publish(diagram.text, diagram.line)
-        for problem in outcome.problems:
-            state.report(Finding(shown, problem.line, 1, CHECK, problem.message, problem.rule))
+        state.drawn.extend(Drawn(p.line, p.message, p.rule) for p in outcome.problems)
         if outcome.figure is None:
             return None
         word = fences.placeholder(outcome.ident)

@@ -1,29 +1,22 @@
-"""The `links` check in the build: each link as the author wrote it, its target and its anchor.
+"""Each link of a page as its author wrote it, and the site's files, for the checks' hooks.
 
 A tree processor records every `href` and `src` of the page being rendered
-before MkDocs rewrites them; `check_page` then judges each against the site's
-files, and `check_anchors`, once every page is rendered, each anchor against
-the ids its target page has.
+before MkDocs rewrites them; `record` places each in the page's Markdown, and
+`site_files` tells, once every page is rendered, what the site holds and the
+ids each page has. The judging is a check's (`acp_docs.checks.links`).
 """
 
 from __future__ import annotations
 
-import html
-import posixpath
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 from mkdocs.structure.files import Files
 
-from acp_docs.core.findings import Finding
-from acp_docs.mkdocs.state import Anchor, BuildState, Link
-from acp_docs.policy import sanitize
+from acp_docs.checks.registry import SiteFile, WrittenLink
+from acp_docs.mkdocs.state import BuildState, Link
 from acp_docs.sources.lines import LineIndex
-
-SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
-"""The only schemes a link may use; anything else (javascript:, data:, file:) is a finding."""
 
 
 class _LinkRecorder(Treeprocessor):
@@ -83,69 +76,25 @@ def _starts(text: str, needle: str) -> list[int]:
     return found
 
 
-def check_page(state: BuildState, page: Any, files: Files, shown: str, text: str) -> None:
-    """Judge every link the page's rendering recorded; anchors wait for `check_anchors`."""
+def record(state: BuildState, page: Any, shown: str, text: str) -> tuple[WrittenLink, ...]:
+    """The links the page's rendering recorded, each at its place in the page's Markdown;
+    kept for the checks' `site` hooks (`BuildState.links_of`)."""
     places = _Places(text)
-    for link in list(state.links):
-        _check_link(state, page, files, shown, places, link)
+    written = tuple(
+        WrittenLink(link.url, *places.position(link.url, link.occurrence)) for link in state.links
+    )
     state.links.clear()
+    state.links_of[page.file.src_uri] = (shown, written)
+    return written
 
 
-def _check_link(
-    state: BuildState, page: Any, files: Files, shown: str, places: _Places, link: Link
-) -> None:
-    url = link.url
-    scheme, netloc, path, _query, anchor = urlsplit(url)
-    line, col = places.position(url, link.occurrence)
-
-    def find(message: str, rule: str) -> None:
-        state.report(Finding(shown, line, col, "links", message, f"links/{rule}"))
-
-    if "\x02" in url:
-        return
-    read = sanitize.scheme_of(html.unescape(url))  # java&#x09;script: is javascript:
-    if read and read not in SAFE_SCHEMES:
-        find(
-            f"link {url[:80]!r}: the {read}: scheme is not allowed; use https:, http:,"
-            " mailto: or a relative link",
-            "scheme",
-        )
-        return
-    if scheme or netloc:
-        return
-    if url.startswith(("/", "\\")):
-        find(f"absolute link {url!r}: link to the page's Markdown file relatively", "absolute")
-        return
-    if not path:
-        if anchor:
-            state.anchors.append(Anchor(page, page.file, anchor, url, line, col))
-        return
-    target = posixpath.normpath(posixpath.join(posixpath.dirname(page.file.src_uri), unquote(path)))
-    if target.startswith("../") or target == "..":
-        find(f"link {url!r} leaves the site", "outside")
-        return
-    found = files.get_file_from_path(target)
-    if found is None:
-        kind = "not a file" if not posixpath.splitext(path)[1] else "not found"
-        find(f"link {url!r}: {target!r} is {kind} among the site's files", "not-found")
-    elif anchor and found.page is not None:
-        state.anchors.append(Anchor(page, found, anchor, url, line, col))
-
-
-def check_anchors(state: BuildState) -> None:
-    """Every page is rendered: each anchor a link points at must be an id of its target page."""
-    for item in state.anchors:
-        ids = getattr(item.target.page, "present_anchor_ids", None)
-        if ids is None or item.anchor in ids:
-            continue
-        where = "this page" if item.target is item.page.file else item.target.src_uri
-        state.report(
-            Finding(
-                state.shown(item.page.file),
-                item.line,
-                item.col,
-                "links",
-                f"link {item.url!r}: {where} has no anchor #{item.anchor}",
-                "links/anchor",
-            )
-        )
+def site_files(state: BuildState, files: Files) -> dict[str, SiteFile]:
+    """Every file of the site, as the checks' `site` hooks see it."""
+    out = {}
+    for file in files:
+        page = file.page if file.is_documentation_page() else None
+        ids = getattr(page, "present_anchor_ids", None) if page is not None else None
+        path = state.shown(file) if page is not None else file.src_uri
+        anchors = frozenset(ids) if ids is not None else None
+        out[file.src_uri] = SiteFile(path, file.is_documentation_page(), anchors)
+    return out

@@ -17,15 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from acp_docs.checks.registry import build_problem
 from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
-from acp_docs.core.findings import Finding
 from acp_docs.diagrams import fences
 from acp_docs.markdown import prose
 from acp_docs.markdown.blocks import code_lines
 from acp_docs.markdown.markers import MARKER, Marker, parse
 from acp_docs.mkdocs import site
-from acp_docs.mkdocs.state import BuildState, Loaded
+from acp_docs.mkdocs.state import BuildState, Loaded, downloads
 from acp_docs.requirements.model import RequirementSet
 from acp_docs.schema import fragments, reference
 from acp_docs.sources.lines import LineIndex
@@ -80,7 +80,7 @@ def _schema_reference(use: Use) -> str | None:
 
 def _schema_downloads(use: Use) -> str:
     loaded = use.loaded
-    return site.download_table(loaded.repo.root, loaded.sources, loaded.downloads(), use.src)
+    return site.download_table(loaded.repo.root, loaded.sources, downloads(loaded), use.src)
 
 
 def _wire_rules(use: Use) -> str:
@@ -160,4 +160,4 @@ def _expanded(state: BuildState, marker: Marker, written: str, page: Any, line: 
 
 
 def _problem(state: BuildState, page: Any, line: int, message: str) -> None:
-    state.report(Finding(state.shown(page.file), line, 1, "build", message, "build/marker"))
+    state.report(build_problem(state.shown(page.file), line, 1, message, "build/marker"))

@@ -2,9 +2,10 @@
 
 - `prepare` (`on_page_markdown`): refuse input made to be slow, escape the
   titles, keep only the metadata a page may set, expand the markers.
-- `check_content` (`on_page_content`): the page's JSON examples, its links,
-  every registered check's `page` hook, the RFD header and proposal notice,
-  and the allowlist (`acp_docs.policy.sanitize`): what it drops is a finding.
+- `check_content` (`on_page_content`): the page's links recorded, the
+  selected checks' `page` hooks called with a `PageView`, the RFD header and
+  proposal notice, and the allowlist (`acp_docs.policy.sanitize`): what it
+  drops is a problem of the build.
 - `finish` (`on_post_page`): the theme's markup repaired
   (`acp_docs.patches.themefix`) and, outside `mkdocs serve`, the
   Content-Security-Policy first in the page (`acp_docs.policy.csp`).
@@ -19,11 +20,10 @@ from typing import Any
 from mkdocs.structure.files import Files
 from mkdocs.utils.meta import YAML_RE
 
-from acp_docs.checks.registry import PageView
+from acp_docs.checks import registry
+from acp_docs.checks.registry import PageView, build_problem
 from acp_docs.config import configschema as configpolicy
-from acp_docs.core import memo
 from acp_docs.core.errors import UsageError
-from acp_docs.core.findings import Finding
 from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown import prose
 from acp_docs.mkdocs import apipages, diagrams, links, markers, proposal, rfdheader
@@ -32,7 +32,6 @@ from acp_docs.patches import themefix
 from acp_docs.policy import csp, sanitize, themetext
 from acp_docs.rfds import model as rfds
 from acp_docs.sources.textfile import read_text
-from acp_docs.validation import examples
 
 RFD_META = frozenset({"title", "search"})
 """What of an RFD's front matter the theme sees: the RFD header shows the rest."""
@@ -67,9 +66,7 @@ def prepare(state: BuildState, markdown: str, page: Any) -> str:
     # Lines as the file has them: `markdown` has lost the front matter.
     slow = mdlimits.hazard(source_text(state, page) or markdown)
     if slow is not None:
-        state.report(
-            Finding(shown, slow.line, slow.col, "build", slow.message, "build/too-complex")
-        )
+        state.report(build_problem(shown, slow.line, slow.col, slow.message, "build/too-complex"))
         markdown = NOT_RENDERED
     if ours and not page.meta:
         # Front matter MkDocs could not read (the RFD lint says why) is not shown as text.
@@ -114,8 +111,8 @@ def _vet_meta(page: Any, ours: bool, is_rfd: bool) -> None:
 
 
 def check_content(state: BuildState, content: str, page: Any, files: Files) -> str:
-    """Check the page's JSON blocks, its links and every registered page check; publish only
-    what the allowlist keeps (`acp_docs.policy.sanitize`)."""
+    """Run the selected checks' page hooks on the page; publish only what the allowlist keeps
+    (`acp_docs.policy.sanitize`)."""
     loaded = state.loaded_or_fail()
     shown = state.shown(page.file)
     text = source_text(state, page)
@@ -127,30 +124,16 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
                 "a table-of-contents label holds markup: only its text is published"
                 " (docs/tooling/checks.md#what-a-page-may-hold)"
             )
-            state.report(Finding(shown, line, col, "build", message, "build/not-allowed"))
-    schemas = loaded.schemas
-    if schemas is not None and text:
-
-        def check() -> list[Finding]:
-            return examples.check_rendered(text, content, shown, schemas).findings
-
-        if state.serving:
-            key = (text, content, loaded.schema_key)
-            found = memo.remembered(f"examples:{shown}", key, check)
-        else:
-            found = check()
-        shows = loaded.rfd_of(page.file)
-        own = shows.slug if shows is not None else proposal.owner(page.meta, loaded.rfds)[0]
-        for finding in examples.held_back(found, shown, loaded.unusable, own):
-            state.report(finding)
-    links.check_page(state, page, files, shown, text)
+            state.report(build_problem(shown, line, col, message, "build/not-allowed"))
+    written = links.record(state, page, shown, text)
     for finding in apipages.refusals(shown, text, content):
         state.report(finding)
-    view = PageView(shown, text, content)
-    for registered in state.checks.values():
-        if registered.page is not None:
-            for finding in registered.page(view):
-                state.report(finding)
+    shows = loaded.rfd_of(page.file)
+    own = shows.slug if shows is not None else proposal.owner(page.meta, loaded.rfds)[0]
+    view = PageView(shown, text, content, loaded, own, written, tuple(state.drawn))
+    for registered in registry.with_hook(state.selected.values(), "page"):
+        for finding in registry.owned(registered, registered.page(view) if registered.page else ()):
+            state.report(finding)
     rfd = loaded.rfd_of(page.file)
     if rfd is not None:
         content = _with_header(state, content, rfd, page, files)
@@ -160,17 +143,15 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
     else:
         published, outside = sanitize.review(content)
     state.clock.stop()
-    # A Markdown link's unsafe scheme is the links check's finding, at the same place.
-    schemes = {
-        (f.line, f.col) for f in state.findings if f.path == shown and f.rule_id == "links/scheme"
-    }
+    # A Markdown link's unsafe scheme is a finding of its own, at the same place.
+    schemes = {(link.line, link.col) for link in written if sanitize.unsafe_link(link.url)}
     for line, col, what in sanitize.locate(text, outside):
         if (line, col) not in schemes:
             message = (
                 f"{what} is outside what a page may hold, and is not published: write it in"
                 " Markdown (docs/tooling/checks.md#what-a-page-may-hold)"
             )
-            state.report(Finding(shown, line, col, "build", message, "build/not-allowed"))
+            state.report(build_problem(shown, line, col, message, "build/not-allowed"))
     if page.file.src_uri not in state.api.allowed:  # docstrings: no source `.pyspelling.yml` names
         state.page_html[shown] = content
     state.page_sources[shown] = text
@@ -212,7 +193,7 @@ def _with_proposal_notice(
             f"front matter `{proposal.KEY}: {slug}` names no RFD: use the name of one in rfds/"
         )
         line = proposal.key_line(text)
-        state.report(Finding(shown, line, 1, "links", message, "links/unknown-rfd"))
+        state.report(build_problem(shown, line, 1, message, "links/unknown-rfd"))
         return content
     notice = proposal.notice(owner, target.url_relative_to(page.file))
     return rfdheader.after_title(content, notice)
@@ -237,7 +218,7 @@ def finish(state: BuildState, output: str, page: Any, repair: bool) -> str:
             message = (
                 f"the theme's markup for {name} has changed: update acp_docs/patches/themefix.py"
             )
-            state.report(Finding(shown, 1, 1, "build", message, "build/theme"))
+            state.report(build_problem(shown, 1, 1, message, "build/theme"))
     if state.serving:
         return repaired
     with_policy = csp.apply(repaired, page.content or "")
@@ -245,6 +226,6 @@ def finish(state: BuildState, output: str, page: Any, repair: bool) -> str:
         message = (
             "the page has no <head> for its Content-Security-Policy: the theme's markup has changed"
         )
-        state.report(Finding(shown, 1, 1, "build", message, "build/theme"))
+        state.report(build_problem(shown, 1, 1, message, "build/theme"))
         return repaired
     return with_policy

@@ -4,18 +4,21 @@ Registered by the `mkdocs.plugins` entry point, so `mkdocs.yml` says only
 `plugins: [acp-docs]`. Each event hands its work to the module of that job;
 the plugin holds no knowledge of its own:
 
-- `on_config` makes a fresh `BuildState` (`acp_docs.mkdocs.state`) and loads
-  the repository into it (`acp_docs.mkdocs.load`): RFDs, schema sources,
-  merged schemas, and their findings. `mkdocs serve` picks up an edit of an
-  RFD, a schema source or a fixture without a restart.
+- `on_config` makes a fresh `BuildState` (`acp_docs.mkdocs.state`), loads
+  the checkout (`acp_docs.checks.checkout`: RFDs, schema sources, merged
+  schemas) and runs the selected checks' `sources` hooks. `mkdocs serve`
+  picks up an edit of an RFD, a schema source or a fixture without a restart.
 - `on_files` and `on_nav`: the site's files and navigation (`sitefiles`).
-- The page events: markers (`markers`), metadata, examples, links, every
-  registered check's page hook, the allowlist (`pages`, `links`).
+- The page events: markers (`markers`), metadata, the selected checks' `page`
+  hooks, the allowlist (`pages`, `links`); `on_env`, once every page is
+  rendered, their `site` hooks.
+- The plugin names no check: it calls hooks. Which checks are selected is the
+  registry's answer for `mkdocs build` or `mkdocs serve` (`Check.runs_in`), or
+  what `acp-docs check` asks for (`select`).
 - Every problem is a `Finding` on `findings`, and a build warning
   (`acp_docs.reporters.mkdocs_log`), so `mkdocs build --strict` fails on it.
-- Under `mkdocs serve` only, the checks' `after_build` hooks (spelling) run
-  too and every finding is shown on the page it concerns
-  (`acp_docs.reporters.page`).
+- Under `mkdocs serve`, every finding is shown on the page it concerns, by
+  the reporters that annotate pages (`acp_docs.reporters.registry.annotators`).
 - A page whose rendering depends on nothing that changed is not rendered
   again (`acp_docs.patches.pagerender`): keyed by content, never by time, in
   memory while serving and in the cache folder for the next build.
@@ -25,6 +28,7 @@ the plugin holds no knowledge of its own:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -36,6 +40,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
+from acp_docs.checks import checkout as checkouts
 from acp_docs.checks import registry
 from acp_docs.config import mkdocsconfig
 from acp_docs.core import budget, memo
@@ -49,7 +54,6 @@ from acp_docs.mkdocs import (
     apipages,
     diagrams,
     links,
-    load,
     pages,
     servefail,
     sitefiles,
@@ -65,7 +69,7 @@ from acp_docs.patches import (
     themefix,
 )
 from acp_docs.policy import csp
-from acp_docs.reporters import page as page_report
+from acp_docs.reporters.registry import annotators
 
 
 class _ProcessTemplates(BytecodeCache):
@@ -114,6 +118,19 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         self._api = apirender.ApiRenders()
         self._patches = ExitStack()
         self._repair_theme = True
+        self._chosen: frozenset[str] | None = None
+        self._run_sources = True
+
+    def select(self, names: Iterable[str], sources: bool) -> None:
+        """Run only the hooks of the checks `names`, and their `sources` hooks only when
+        `sources` (`acp-docs check` runs those in its own process)."""
+        self._chosen = frozenset(names)
+        self._run_sources = sources
+
+    @property
+    def mode(self) -> str:
+        """`serve`, `check` (selected by `acp-docs check`) or `build`."""
+        return "serve" if self.serving else "check" if self._chosen is not None else "build"
 
     @property
     def state(self) -> BuildState:
@@ -158,17 +175,34 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         if refused is not None:  # before MkDocs empties the folder
             raise PluginError(f"{mkdocsconfig.CONFIG_NAME}: {refused}")
         try:
-            checks = registry.load_checks()
+            checks = registry.load_checks(root)
         except UsageError as exc:
             raise PluginError(str(exc)) from None
-        self._state = state = BuildState(checks, self.serving)
+        chosen = self._chosen
+        selected = {
+            name: check
+            for name, check in checks.items()
+            if (name in chosen if chosen is not None else self.mode in check.runs_in)
+        }
+        self._state = state = BuildState(checks, self.serving, selected)
         whole = budget.start("the build", budget.build_seconds(), _build_out_of_time)
         self._patches.callback(budget.stop, whole)
         self._patches.enter_context(folderlinks.applied())
         self._patches.enter_context(renderspeed.applied())
         self._patches.enter_context(agentmarkdown.applied())
         self._repair_theme = themefix.PATCH.usable()
-        load.load(state, root)
+        try:
+            state.loaded = loaded = checkouts.load(root, self.serving)
+        except UsageError as exc:
+            raise PluginError(str(exc)) from None
+        if self._run_sources:
+            for check in registry.with_hook(selected.values(), "sources"):
+                self._run_hook(check, "sources", loaded)
+        if loaded.tree.undecodable:
+            raise PluginError(
+                f"{loaded.tree.undecodable[0]}: the file name is not UTF-8, and MkDocs cannot"
+                " build a site that holds it; rename it"
+            )
         config.markdown_extensions.append(links.LinkExtension(state.links))
         config.markdown_extensions.append(apipages.AutodocGuard(state.api))
         if STYLESHEET not in config.extra_css:
@@ -216,8 +250,7 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         return pages.check_content(self.state, html, page, files)
 
     def on_env(self, env: Any, config: Any, files: Files) -> Any:
-        """Every page is rendered now: check the anchors links point at; while serving, run the
-        checks' `after_build` hooks.
+        """Every page is rendered now: run the selected checks' `site` hooks.
 
         The theme's templates are compiled once a process and kept in its memory
         (`mkdocs serve` rebuilds without compiling them again); compiled code is
@@ -226,21 +259,35 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
         if env.bytecode_cache is None:
             env.bytecode_cache = _TEMPLATES
         state = self.state
-        if self.serving:
-            view = registry.Pages(state.page_html, state.page_sources, serving=True)
-            for check in state.checks.values():
-                if check.after_build is not None:
-                    self._after_build(check.name, check.after_build, view)
-        links.check_anchors(state)
+        site = registry.with_hook(state.selected.values(), "site")
+        if site:
+            view = registry.SiteView(
+                state.page_html,
+                state.page_sources,
+                serving=self.serving,
+                checkout=state.loaded_or_fail(),
+                files=links.site_files(state, files),
+                links=state.links_of,
+                nav=state.nav,
+            )
+            for check in site:
+                self._run_hook(check, "site", view)
         return env
 
-    def _after_build(self, name: str, hook: Any, view: registry.Pages) -> None:
+    def _run_hook(self, check: registry.Check, stage: str, view: Any) -> None:
+        """Report what a check's hook finds; a hook that cannot run is its check's error
+        (`acp-docs check`) or a finding of it (a site's build or serve)."""
         state = self.state
+        hook = getattr(check, stage)
         try:
-            found = list(hook(state.repo, view))
+            found = registry.owned(check, hook(view))
         except UsageError as exc:
-            message = f"{name} is not checked while serving: {exc}"
-            found = [Finding("mkdocs.yml", 1, 1, name, message, f"{name}/unavailable")]
+            if self.mode == "check":
+                state.check_errors[check.name] = str(exc)
+                return
+            when = "while serving" if self.serving else "in this build"
+            message = f"{check.name} is not checked {when}: {exc}"
+            found = [Finding("mkdocs.yml", 1, 1, check.name, message, f"{check.name}/unavailable")]
         for finding in found:
             state.report(finding)
 
@@ -257,9 +304,16 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
             urls = {
                 path: file.url_relative_to(page.file) for path, file in state.page_files.items()
             }
-            page.content = page_report.annotate(
-                page.content or "", state.page_sources.get(shown, ""), mine, elsewhere, urls
-            )
+            causes = registry.causes(state.checks)
+            for annotator in annotators():
+                page.content = annotator(
+                    page.content or "",
+                    state.page_sources.get(shown, ""),
+                    mine,
+                    elsewhere,
+                    urls,
+                    causes,
+                )
         pages.edit_url(state, page, config.repo_url)
         return context
 

@@ -8,7 +8,7 @@ import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import quote
 
 from acp_docs.core import cachedir, memo, protocols
@@ -34,9 +34,9 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
     """A Markdown table of RFDs (all, or one status), linked relative to `from_page`."""
     chosen = [r for r in rfds if r.meta and (status is None or r.status == status)]
     prefix = prefix_of(from_page)
-    if not chosen and status is None:
-        return "*No RFD has been proposed yet.*\n"
     if not chosen:
+        if status is None:
+            return "*No RFD has been proposed yet.*\n"
         label = STATUSES.get(status, status)
         return (
             f"*No RFD is in {literal(label)} at the moment.* The [list of RFDs]"
@@ -46,7 +46,7 @@ def rfd_table(rfds: list[Rfd], from_page: str, status: str | None = None) -> str
         "| RFD | Status | Protocol | Authors | Champion | Created |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for rfd in sorted(chosen, key=lambda r: (str(r.meta.get("created", "")), r.title)):
+    for rfd in sorted(chosen, key=lambda r: (str((r.meta or {}).get("created", "")), r.title)):
         meta = rfd.meta or {}
         authors = ", ".join(literal(f"@{a}") for a in meta.get("authors") or [])
         champion = literal(f"@{meta['champion']}") if meta.get("champion") else "none yet"
@@ -114,7 +114,7 @@ def merged_downloads(root: Path, sources: list[SchemaSource], schemas: SchemaSet
     return out
 
 
-def _well_formed(data: Any) -> bool:
+def _well_formed(data: Any) -> TypeGuard[list[dict[str, Any]]]:
     """True for kept downloads as `kept_downloads` writes them (a cache file may hold anything)."""
     fields = {"path": str, "content": str, "version": str, "channel": str, "provenance": dict}
     return isinstance(data, list) and all(

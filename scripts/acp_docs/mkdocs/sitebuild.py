@@ -16,7 +16,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,12 +41,12 @@ class _Collector(logging.Handler):
             self.messages.append(record.getMessage())
 
 
-def build(root: Path, after: Sequence[str] = ()) -> dict[str, Any]:
+def build(root: Path, names: Sequence[str] | None = None) -> dict[str, Any]:
     """Build the site of `root` once; its findings, or the error that stopped the build.
 
-    The `after_build` hooks of the checks named in `after` (spelling) run on
-    the pages it rendered: their findings join the others, or `check_errors`
-    says, by check, why one could not run.
+    With `names`, only those checks' `page` and `site` hooks run (their
+    `sources` hooks are the caller's), and `check_errors` says, by check, why
+    one could not run; without, every check runs as under `mkdocs build`.
     """
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -57,27 +57,21 @@ def build(root: Path, after: Sequence[str] = ()) -> dict[str, Any]:
     mkdocs_logger.addHandler(collector)
     mkdocs_logger.setLevel(logging.INFO)
     try:
-        repo = Repo.load(root)  # mkdocs.yml read safely first: no aliases, a size limit
+        Repo.load(root)  # mkdocs.yml read safely first: no aliases, a size limit
         with tempfile.TemporaryDirectory(prefix="acp-docs-site-") as site_dir:
             config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=site_dir)
-            mkdocs_build(config)
             plugin = config.plugins.get(PLUGIN)
             if plugin is None:
                 return {"error": f"mkdocs.yml does not enable the `{PLUGIN}` plugin (plugins:)"}
+            if names is not None:
+                plugin.select(names, sources=False)
+            mkdocs_build(config)
             findings: list[Finding] = list(plugin.findings)
-            pages = registry.Pages(plugin.page_html, plugin.page_sources)
-            check_errors: dict[str, str] = {}
-            for name in after:
-                hook = (
-                    plugin.state.checks[name].after_build if name in plugin.state.checks else None
-                )
-                if hook is None:
-                    check_errors[name] = f"{name}: no such check runs after the build"
-                    continue
-                try:
-                    findings += hook(repo, pages)
-                except UsageError as exc:
-                    check_errors[name] = str(exc)
+            check_errors = dict(plugin.state.check_errors)
+            checks = plugin.state.checks
+            for name in names or ():
+                if name not in checks:
+                    check_errors[name] = f"{name}: no such check is registered"
     except (MkDocsException, UsageError) as exc:
         said = "; ".join(collector.messages[-3:])
         return {
@@ -85,8 +79,12 @@ def build(root: Path, after: Sequence[str] = ()) -> dict[str, Any]:
         }
     finally:
         mkdocs_logger.removeHandler(collector)
+    rule = "build/mkdocs-warning"
     findings += [
-        Finding("mkdocs.yml", 1, 1, "build", message, "build/mkdocs-warning")
+        replace(
+            registry.build_problem("mkdocs.yml", 1, 1, message, rule),
+            check=registry.owner(checks, rule),
+        )
         for message in collector.messages
     ]
     result: dict[str, Any] = {"findings": [asdict(f) for f in findings]}
@@ -104,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="NAME",
-        help="run this check's after_build hook on the rendered pages (repeatable)",
+        help="run only this check's page and site hooks (repeatable; default: every check's"
+        " hooks, as `mkdocs build` runs them)",
     )
     args = parser.parse_args(argv)
     # A build allocates many short-lived objects and few cycles: collect rarely.
@@ -112,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     # MkDocs prints its own log lines to stderr; the JSON alone goes to stdout. (Forked
     # from a process that set up logging, the child drops what that process set up.)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s", force=True)
-    sys.stdout.write(json.dumps(build(args.root.resolve(), args.check)) + "\n")
+    names = args.check if args.check else None
+    sys.stdout.write(json.dumps(build(args.root.resolve(), names)) + "\n")
     return 0
 
 

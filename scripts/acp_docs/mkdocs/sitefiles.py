@@ -16,9 +16,8 @@ from typing import Any
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from acp_docs.core import protocols
-from acp_docs.core.findings import Finding
 from acp_docs.mkdocs import proposal
-from acp_docs.mkdocs.state import BuildState
+from acp_docs.mkdocs.state import BuildState, downloads
 from acp_docs.policy import staticfiles
 from acp_docs.rfds import model as rfds
 from acp_docs.schema import fragments
@@ -41,24 +40,20 @@ def vet_and_add(state: BuildState, files: Files, config: Any) -> Files:
             not from_theme
             and source
             and not (loaded.tree.allows(repo.root, source) and filetree.inside(repo.root, source))
-        ):
-            files.remove(file)
-        elif (
+        ) or (
             file.src_dir is not None
             and Path(file.src_dir) == Path(config.docs_dir)
             and source
             and not file.is_documentation_page()
             and file.inclusion is not InclusionLevel.EXCLUDED
+            # Only known-good kinds are published from docs/ (`acp_docs.policy.staticfiles`;
+            # the `files` check reports the others).
+            and staticfiles.review(file.src_uri, Path(source), static_refs)
         ):
-            # Only known-good kinds are published from docs/ (`acp_docs.policy.staticfiles`).
-            problems = staticfiles.review(file.src_uri, Path(source), static_refs)
-            if problems:
-                files.remove(file)
-                for finding in staticfiles.as_findings(state.shown(file), problems):
-                    state.report(finding)
+            files.remove(file)
     _add_rfds(state, files, config)
     if loaded.schemas is not None:
-        for download in loaded.downloads():
+        for download in downloads(loaded):
             files.append(File.generated(config, download.path, content=download.content))
     published = [fragments.fragment_path(s, v) for s in loaded.sources for v in s.versions]
     for version in protocols.NAMES:
@@ -78,7 +73,8 @@ def vet_and_add(state: BuildState, files: Files, config: Any) -> Files:
 
 
 def _add_rfds(state: BuildState, files: Files, config: Any) -> None:
-    """Each RFD (and the template) as a page of the site; a copy in docs/ is a finding."""
+    """Each RFD (and the template) as a page of the site; a copy in docs/ is left out (the
+    `rfds` check reports it)."""
     loaded = state.loaded_or_fail()
     repo = loaded.repo
     pages = [r.docs_path for r in loaded.rfds]
@@ -87,14 +83,12 @@ def _add_rfds(state: BuildState, files: Files, config: Any) -> None:
         pages.append(f"rfds/{rfds.TEMPLATE_NAME}")
     for src_uri in sorted(pages):
         if files.get_file_from_path(src_uri) is not None:
-            message = f"shadows {src_uri}; keep RFDs in rfds/ only"
-            state.report(Finding(f"docs/{src_uri}", 1, 1, "rfds", message, "rfds/shadowed"))
             continue
         files.append(File(src_uri, str(repo.root), config.site_dir, config.use_directory_urls))
 
 
 def check_nav(state: BuildState, nav: Any, files: Files) -> Any:
-    """Every page must be reachable from the navigation.
+    """The pages the navigation holds (`BuildState.nav`, for the checks' site hooks).
 
     A status page with no RFD stays in the navigation but leaves the chain
     of Previous and Next links, so reading on from an RFD never lands on
@@ -109,9 +103,5 @@ def check_nav(state: BuildState, nav: Any, files: Files) -> Any:
     chain = [page for page in nav.pages if page.file.src_uri not in empty]
     for before, after in itertools.pairwise(chain):
         before.next_page, after.previous_page = after, before
-    in_nav = {page.file.src_uri for page in nav.pages}
-    for file in files.documentation_pages():
-        if file.src_uri not in in_nav and file.src_uri != f"rfds/{rfds.TEMPLATE_NAME}":
-            message = "page is not in the mkdocs.yml navigation: add it to `nav`"
-            state.report(Finding(state.shown(file), 1, 1, "links", message, "links/not-in-nav"))
+    state.nav = frozenset(page.file.src_uri for page in nav.pages)
     return nav

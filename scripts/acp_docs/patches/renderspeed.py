@@ -44,7 +44,8 @@ PATCH = Patch(
         ),
         Target(
             "pygments.formatters.html.HtmlFormatter._create_stylesheet",
-            lambda: HtmlFormatter._create_stylesheet,
+            # A private method: types-Pygments does not declare it.
+            lambda: HtmlFormatter._create_stylesheet,  # type: ignore[attr-defined]
             "5cc9789830122cd57caa650be28c4a9934454e2685b298a5d67ec265785fcc83",
         ),
     ),
@@ -52,7 +53,7 @@ PATCH = Patch(
 
 ORIGINALS: dict[str, Callable[..., Any]] = {
     "reassemble": SuperFencesBlockPreprocessor.reassemble,
-    "stylesheet": HtmlFormatter._create_stylesheet,
+    "stylesheet": HtmlFormatter._create_stylesheet,  # type: ignore[attr-defined]
 }
 _sheets: dict[tuple[Any, ...], tuple[dict[Any, str], dict[str, Any]]] = {}
 

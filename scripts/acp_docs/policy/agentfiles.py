@@ -33,12 +33,17 @@ class Problem:
     """True for a link of `llms.txt` that leads to no file of the site."""
 
 
+class _KeepingLinks(MarkdownIt):
+    """markdown-it that keeps every link a link, whatever its scheme."""
+
+    def validateLink(self, url: str) -> bool:
+        # markdown-it drops a link of some schemes (javascript:, vbscript:, file:) to text;
+        # other renderers do not, so every link is kept as a link, to be judged by its scheme.
+        return True
+
+
 def _parser() -> MarkdownIt:
-    parser = MarkdownIt("commonmark")
-    # markdown-it drops a link of some schemes (javascript:, vbscript:, file:) to text; other
-    # renderers do not, so every link is kept as a link here, to be judged by its scheme.
-    parser.validateLink = lambda url: True
-    return parser
+    return _KeepingLinks("commonmark")
 
 
 def _walk(tokens: list[Token], line: int = 1) -> Iterator[tuple[Token, int]]:

@@ -22,6 +22,7 @@ inline SVG and any class of the theme's own layout are not.
 from __future__ import annotations
 
 import hashlib
+import html
 import itertools
 import re
 from array import array
@@ -114,6 +115,13 @@ class Problem:
     message: str
     fallback: str = ""
     """Looked for when the needle is not in the source (a value spelt with entities)."""
+
+
+def unsafe_link(url: str) -> bool:
+    """True for a link as written whose scheme, read as a browser reads it (entities
+    decoded: `java&#x09;script:` is `javascript:`), is not one of `LINK_SCHEMES`."""
+    read = scheme_of(html.unescape(url))
+    return bool(read) and read not in LINK_SCHEMES
 
 
 def scheme_of(url: str) -> str:

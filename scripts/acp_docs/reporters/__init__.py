@@ -8,7 +8,7 @@ Reporters are found by entry point (group `acp_docs.reporters`, see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from acp_docs.core.findings import CheckResult, Finding
@@ -26,13 +26,26 @@ class Report:
     annotate: str = "note"
     """The least level a format that annotates (GitHub) annotates; every level is listed."""
 
+    def in_order(self) -> list[Finding]:
+        """The findings as every format lists them: those of checks that are causes
+        (`CheckResult.cause`) first, then by place."""
+        causes = {r.name for r in self.results if r.cause}
+        return sorted(set(self.findings), key=lambda f: (f.check not in causes, f.sort_key()))
+
+
+Annotate = Callable[
+    [str, str, Sequence[Finding], Sequence[Finding], Mapping[str, str], frozenset[str]], str
+]
+"""(content, source, the page's findings, the others', page URLs, causes) -> the page's HTML."""
+
 
 @dataclass(frozen=True)
 class Reporter:
     """One output format: what it is for, and how it renders a report.
 
     A reporter with `cli=False` (the page reporter, which writes findings into
-    the served page) is listed by the registry but is no `--format` choice.
+    the served page through `annotate`) is listed by the registry but is no
+    `--format` choice.
     """
 
     summary: str
@@ -40,3 +53,7 @@ class Reporter:
     """The report as the text that goes to standard output (required when `cli`)."""
     cli: bool = True
     """True when `--format` takes it."""
+    annotate: Annotate | None = None
+    """While serving, the page's HTML with its findings written in: (content, source,
+    the page's findings, the other pages' failing ones, each page's URL by path, the
+    checks that are causes) -> HTML."""

@@ -72,7 +72,7 @@ def render(report: Report) -> str:
     """Each finding as a text line, and the first `PER_LEVEL` of each level from
     `report.annotate` up as annotations; the last annotation of a level says how many more
     there are (the job summary lists them all)."""
-    ordered = sorted(report.findings)
+    ordered = report.in_order()
     shown, left = annotated(ordered, report.annotate)
     last = {ordered[i].level: i for i in sorted(shown)}
     out = []

@@ -28,7 +28,7 @@ def render(report: Report) -> str:
                 "level": f.level,
                 "message": unicode_data(f.message),
             }
-            for f in sorted(report.findings)
+            for f in report.in_order()
         ],
         "checks": [
             {

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from acp_docs.checks import registry
-from acp_docs.core.findings import Finding, first_checks
+from acp_docs.core.findings import Finding
 from acp_docs.markdown import blockmap
 from acp_docs.reporters import Reporter
 
@@ -124,14 +124,21 @@ def _summary(findings: list[Finding], placed: set[int]) -> str:
     )
 
 
-def _banner(elsewhere: Sequence[Finding], page_urls: Mapping[str, str]) -> str:
+def _banner(
+    elsewhere: Sequence[Finding], page_urls: Mapping[str, str], causes: frozenset[str]
+) -> str:
     by_path: dict[str, list[Finding]] = {}
     for finding in elsewhere:
         by_path.setdefault(finding.path, []).append(finding)
     items = []
+
     # Files in the order of their first finding: a schema source that cannot be used
     # (the cause of findings elsewhere) comes first.
-    for path in sorted(by_path, key=lambda p: min(by_path[p]).sort_key()):
+    def first(path: str) -> tuple[bool, tuple[str, int, int, str, str, str, str]]:
+        found = by_path[path]
+        return (not any(f.check in causes for f in found), min(found).sort_key())
+
+    for path in sorted(by_path, key=first):
         for number, finding in enumerate(ordered(by_path[path]), start=1):
             where = _where(finding)
             url = page_urls.get(path)
@@ -145,7 +152,7 @@ def _banner(elsewhere: Sequence[Finding], page_urls: Mapping[str, str]) -> str:
     count = len(items)
     # A long list stays folded so that the page itself remains in view, unless it
     # starts with a cause, such as a schema source that cannot be used.
-    cause = any(f.check in first_checks() for f in elsewhere)
+    cause = any(f.check in causes for f in elsewhere)
     opened = " open" if count <= BANNER_OPEN_UP_TO or cause else ""
     return (
         f'<details class="acp-problems" id="{BANNER_ID}"{opened}>'
@@ -161,6 +168,7 @@ def annotate(
     mine: Sequence[Finding],
     elsewhere: Sequence[Finding],
     page_urls: Mapping[str, str],
+    causes: frozenset[str] = frozenset(),
 ) -> str:
     """The page's HTML with a note beside each of its problems, a summary and a banner on top.
 
@@ -184,7 +192,7 @@ def annotate(
             placed.add(number)
     top = [STYLE]
     if elsewhere:
-        top.append(_banner(elsewhere, page_urls))
+        top.append(_banner(elsewhere, page_urls, causes))
     if findings:
         top.append(_summary(findings, placed))
         top += [
@@ -232,6 +240,8 @@ def build_failed_page(message: str) -> str:
 
 
 REPORTER = Reporter(
-    summary="notes in place, a summary and a banner on the page `mkdocs serve` shows", cli=False
+    summary="notes in place, a summary and a banner on the page `mkdocs serve` shows",
+    cli=False,
+    annotate=annotate,
 )
-"""The served page's findings (the plugin calls `annotate`); no `--format` choice."""
+"""The served page's findings (the plugin calls its `annotate`); no `--format` choice."""

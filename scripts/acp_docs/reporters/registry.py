@@ -12,7 +12,7 @@ import os
 
 from acp_docs.core.errors import UsageError
 from acp_docs.core.plugins import load_group
-from acp_docs.reporters import Report, Reporter
+from acp_docs.reporters import Annotate, Report, Reporter
 
 GROUP = "acp_docs.reporters"
 
@@ -41,6 +41,11 @@ def load_reporters() -> dict[str, Reporter]:
 def formats() -> tuple[str, ...]:
     """The names `--format` takes: every reporter for the command line, by name."""
     return tuple(name for name, reporter in load_reporters().items() if reporter.cli)
+
+
+def annotators() -> list[Annotate]:
+    """The `annotate` of every reporter that writes findings into the served pages."""
+    return [r.annotate for r in load_reporters().values() if r.annotate is not None]
 
 
 def under_github_actions() -> bool:

@@ -32,7 +32,7 @@ def _uri(path: str) -> str:
 
 def render(report: Report) -> str:
     """One SARIF log with a run of `acp-docs`; check errors are execution notifications."""
-    findings = sorted(report.findings)
+    findings = report.in_order()
     rule_ids = sorted({unicode_data(f.rule_id) for f in findings})
     index = {rule: i for i, rule in enumerate(rule_ids)}
     rules = [

@@ -19,7 +19,7 @@ def line(finding: Finding) -> str:
 
 def render(report: Report) -> str:
     """Every finding, sorted, one per line."""
-    return "".join(line(f) + "\n" for f in sorted(report.findings))
+    return "".join(line(f) + "\n" for f in report.in_order())
 
 
 REPORTER = Reporter(

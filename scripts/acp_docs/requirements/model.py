@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+
+from jsonschema.protocols import Validator
 
 from acp_docs.config.repo import Repo
 from acp_docs.core import protocols
@@ -83,7 +84,7 @@ class RequirementSet:
 
 
 @cache
-def _validator() -> Any:
+def _validator() -> Validator:
     text = files("acp_docs.config").joinpath("requirements.schema.json").read_text("utf-8")
     return schemacheck.validator(json.loads(text))
 

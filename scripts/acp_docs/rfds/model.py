@@ -11,10 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
 from acp_docs.config.repo import Repo
@@ -96,7 +96,7 @@ __all__ = [
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.md$")
 
 
-def front_matter_validator(repo: Repo) -> Any:
+def front_matter_validator(repo: Repo) -> Validator:
     """The validator of the front-matter schema kept in the repository.
 
     A UsageError (naming the file) when the schema is not valid JSON Schema,
@@ -115,7 +115,7 @@ def front_matter_validator(repo: Repo) -> Any:
 
 def lint_one(
     rfd: Rfd,
-    validator: Draft202012Validator,
+    validator: Validator,
     read_html: rawhtml.Reader,
     requirements: RequirementSet | None = None,
 ) -> list[Finding]:
@@ -134,7 +134,7 @@ def lint_one(
         )
     if rfd.meta_error is not None:
         out.append(rfd.meta_error)
-    else:
+    elif rfd.meta is not None:  # always, when it has no error (`files.parse_front_matter`)
         try:
             errors = sorted(validator.iter_errors(rfd.meta), key=lambda e: [str(p) for p in e.path])
         except Unresolvable as exc:
@@ -272,15 +272,15 @@ def lint_nav(repo: Repo, rfds: list[Rfd]) -> list[Finding]:
                     "rfds/nav-duplicate",
                 )
             )
-        group = STATUSES.get(rfd.status or "")
-        where = places[0]
-        expected = nav_group(group, rfd.folder) if group is not None else None
-        if expected is not None and where.sections != expected:
-            shown = " > ".join(where.sections) or "the top level"
+        status_group = STATUSES.get(rfd.status or "")
+        first = places[0]
+        expected = nav_group(status_group, rfd.folder) if status_group is not None else None
+        if expected is not None and first.sections != expected:
+            shown = " > ".join(first.sections) or "the top level"
             out.append(
                 Finding(
                     "mkdocs.yml",
-                    where.line,
+                    first.line,
                     1,
                     CHECK,
                     f"{rfd.docs_path} has status {rfd.status!r} but sits under {shown};"

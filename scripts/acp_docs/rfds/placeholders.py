@@ -29,7 +29,8 @@ def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
     """(first line, text with white space made single) of each prose paragraph of a body."""
     lines = text.split("\n")
     hidden = set(range(1, front_matter_end(lines) + 1)) | code_lines(text)
-    start, block = 0, []
+    start = 0
+    block: list[str] = []
     for number, line in enumerate([*lines, ""], start=1):
         stripped = line.strip()
         if number in hidden or not stripped or stripped.startswith(("#", ">", "- ", "* ", "<!--")):

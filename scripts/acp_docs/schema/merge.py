@@ -146,7 +146,9 @@ def load_base(
 
 def _claims(made: Contribution, version: ProtocolVersion) -> list[tuple[tuple[str, ...], int]]:
     """Each place the contribution claims, with the line of the source that claims it."""
-    mine = [(("$defs", name), made.line_of(name)) for name in made.definitions]
+    mine: list[tuple[tuple[str, ...], int]] = [
+        (("$defs", name), made.line_of(name)) for name in made.definitions
+    ]
     mine += [
         (changes.place(change, version), change.line_of(changes.PRIMARY.get(change.op, "path")))
         for change in made.changes
@@ -217,7 +219,9 @@ def _refuse_dangling(made: Contribution, merged_defs: dict[str, Any]) -> None:
             raise MergeRefused(reason, made.shown, line)
     for change in made.changes:
         key = {"add-variant": "fields", "add-message": "definition"}.get(change.op)
-        name = change.args.get(key) if key else None
+        if key is None:
+            continue
+        name = change.args.get(key)
         if name is not None and name not in merged_defs:
             raise MergeRefused(
                 f"`{key}: {name}` names no definition in ACP {made.version}",

@@ -86,7 +86,9 @@ def member_refs(members: list[Any]) -> list[str]:
     out = []
     for member in members:
         every = member.get("allOf") if isinstance(member, dict) else None
-        ref = every[0].get("$ref") if isinstance(every, list) and every else None
+        if not (isinstance(every, list) and every):
+            continue
+        ref = every[0].get("$ref")
         if isinstance(ref, str) and isinstance(every[0], dict):
             out.append(ref.removeprefix("#/$defs/"))
     return out

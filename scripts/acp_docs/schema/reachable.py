@@ -32,12 +32,12 @@ def message_problems(made: Contribution, defs: dict[str, Any]) -> list[tuple[int
             continue
         line = made.line_of(name)
         method, side = definition.get("x-method"), definition.get("x-side")
-        missing = [
-            k
-            for k, v in (("x-method", method), ("x-side", side))
-            if not isinstance(v, str) or not v
-        ]
-        if missing:
+        if not (isinstance(method, str) and method and isinstance(side, str) and side):
+            missing = [
+                k
+                for k, v in (("x-method", method), ("x-side", side))
+                if not isinstance(v, str) or not v
+            ]
             needs = " and ".join(f"`{key}`" for key in missing)
             out.append(
                 (

@@ -97,13 +97,14 @@ def _change(change: Change, version: ProtocolVersion, local: set[str], level: st
         head = f"{level} `{definition}`: the `{_code(args['property'])}` field"
         return [head, "", *_table({args["property"]: args["schema"]}, set(), local)]
     if change.op == "add-message":
-        union = MESSAGE_UNIONS[args["union"]]
-        head = f"{level} `{union.definition}`: {_link(args['definition'], local)}"
+        members_of = MESSAGE_UNIONS[args["union"]]
+        head = f"{level} `{members_of.definition}`: {_link(args['definition'], local)}"
         return [
             head,
             "",
-            f"A new member of `{union.definition}`, {_code(union.says())}: a JSON-RPC message"
-            f" with the `x-method` of {_link(args['definition'], local)} is checked against it.",
+            f"A new member of `{members_of.definition}`, {_code(members_of.says())}: a JSON-RPC"
+            f" message with the `x-method` of {_link(args['definition'], local)} is checked"
+            " against it.",
             "",
             *_paragraphs(args.get("description")),
         ]

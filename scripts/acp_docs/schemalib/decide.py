@@ -15,29 +15,35 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import jsonschema_rs
 
 from acp_docs.core.errors import UsageError
 from acp_docs.sources import pointer as ptr
 
+if TYPE_CHECKING:
+    # Only in jsonschema-rs's stubs: what a `retriever=` is called as, `retrieve(uri)`.
+    from jsonschema_rs import RetrieverProtocol
+
 PATTERNS = jsonschema_rs.RegexOptions()
 """The linear-time `regex` engine: no backtracking, so no pattern can make matching slow."""
 
-Validator = Any
+Validator = jsonschema_rs.Draft202012Validator
 """A compiled jsonschema-rs validator (`is_valid(instance) -> bool`)."""
+
+_Built = TypeVar("_Built")
 
 
 class SchemaRefused(UsageError):
     """A schema jsonschema-rs will not compile: a reference leaving it, a bad pattern or keyword."""
 
 
-def _compiling(build: Callable[[Callable[[str], Any]], Any]) -> Any:
+def _compiling(build: Callable[[RetrieverProtocol], _Built]) -> _Built:
     """Run `build(retrieve)` (a registry or a validator), a failure a SchemaRefused saying why."""
     refused: list[str] = []
 
-    def retrieve(uri: str) -> Any:
+    def retrieve(uri: str) -> NoReturn:
         refused.append(uri)
         raise LookupError(f"{uri}: nothing is retrieved")
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 import jsonschema_rs
 import re2
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 from referencing import Registry
 from referencing.exceptions import NoSuchResource
 
@@ -73,24 +74,28 @@ def _pattern_properties(
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
-SafeValidator = validators.extend(
+SafeValidator: type[Validator] = validators.extend(
     Draft202012Validator,
     validators={"pattern": _pattern, "patternProperties": _pattern_properties},
 )
 """Draft 2020-12 with RE2 for patterns."""
 
 
-def _refuse(uri: str) -> Any:
-    raise NoSuchResource(ref=uri)
+def _refuse(uri: str) -> NoReturn:
+    # Positional: referencing's attrs classes wrap `attrs.frozen` in a helper mypy does not
+    # read as attrs, so it knows only KeyError's `__init__`; `ref` is the one field.
+    raise NoSuchResource(uri)
 
 
+# `retrieve` is the attrs alias of `Registry._retrieve`; mypy does not see referencing's
+# attrs `__init__` (see `_refuse`), so it rejects the keyword that works at run time.
 NO_RETRIEVAL: Registry = Registry(retrieve=_refuse)  # type: ignore[call-arg]
 
 
 Condition = Callable[[Any, Any], bool]
 
 
-def _deciding_if(condition: Condition) -> Any:
+def _deciding_if(condition: Condition) -> type[Validator]:
     def if_(validator: Any, if_: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
         branch = "then" if condition(if_, instance) else "else"
         if branch in schema:
@@ -106,10 +111,13 @@ def _deciding_if(condition: Condition) -> Any:
             if not case or condition(item["if"], instance):
                 yield from validator.descend(instance, item, schema_path=index)
 
-    return validators.extend(SafeValidator, validators={"if": if_, "allOf": all_of})
+    deciding: type[Validator] = validators.extend(
+        SafeValidator, validators={"if": if_, "allOf": all_of}
+    )
+    return deciding
 
 
-def validator(schema: dict[str, Any], condition: Condition | None = None) -> Any:
+def validator(schema: dict[str, Any], condition: Condition | None = None) -> Validator:
     """A validator of `schema` that never retrieves a reference.
 
     `condition(if_schema, instance)`, when given, decides each `if` in place of
@@ -127,7 +135,11 @@ def problems(schema: Any) -> list[tuple[str, str]]:
     found = []
     if isinstance(schema, dict | bool):
         try:
-            jsonschema_rs.meta.validate(schema)
+            # One call for each: the stub's schema type variable is a bool or a dict, not either.
+            if isinstance(schema, bool):
+                jsonschema_rs.meta.validate(schema)
+            else:
+                jsonschema_rs.meta.validate(schema)
         except jsonschema_rs.ValidationError as exc:
             found.append((ptr.format(exc.instance_path), f"not JSON Schema 2020-12: {exc.message}"))
     for where, node in ptr.nodes(schema):

@@ -51,8 +51,14 @@ def problem(
 def _problem(
     error: ValidationError, whole: str, show: Callable[[Any], str]
 ) -> tuple[list[Any], str]:
-    path = list(error.absolute_path)
-    kind, schema, value = error.validator, error.schema, error.instance
+    path: list[Any] = list(error.absolute_path)
+    # A validator sets these on every error it yields (the stub's `Unset` is only the
+    # constructor's default). The failing subschema is a mapping for each keyword read
+    # below; the instance and the keyword's value are any JSON.
+    kind = error.validator
+    schema: Any = error.schema
+    value: Any = error.instance
+    rule: Any = error.validator_value
     words = schema.get("description") if isinstance(schema, dict) else None
     if "propertyNames" in error.relative_schema_path:
         path.append(value)
@@ -67,17 +73,17 @@ def _problem(
     if kind in ("type", "minProperties", "maxProperties") and words:
         return path, f"{at} must be {words}"
     if kind == "enum":
-        options = ", ".join(str(v) for v in error.validator_value)
+        options = ", ".join(str(v) for v in rule)
         return path, f"{at} must be one of {options}; not {show(value)}"
     if kind == "const":
-        return path, f"{at} must be {json.dumps(error.validator_value)}; not {show(value)}"
+        return path, f"{at} must be {json.dumps(rule)}; not {show(value)}"
     if kind in ("pattern", "maxLength", "minLength", "minimum", "maximum") and words:
         return path, f"{at} must be {words}; not {show(value)}"
     if kind == "not":
-        reason = error.validator_value.get("description") or show(value)
+        reason = rule.get("description") or show(value)
         return path, f"{at} may not be {reason}"
     if kind == "required":
-        missing = next(k for k in error.validator_value if k not in value)
+        missing = next(k for k in rule if k not in value)
         return path, f"{at} must set {missing}"
     if kind == "uniqueItems":
         return path, f"{at} lists an item twice"

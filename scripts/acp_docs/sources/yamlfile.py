@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Hashable
 from typing import Any
 
 import yaml
@@ -33,11 +34,12 @@ class NoAliasLoader(yaml.SafeLoader):
         super().__init__(stream)
         self.surrogates = not isinstance(stream, str) or bool(_SURROGATE_ESCAPE.search(stream))
 
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         """Compose a node; an alias, or a string holding a lone surrogate, is an error at its
         own line."""
         if self.check_event(AliasEvent):
-            event = self.peek_event()
+            # types-PyYAML leaves `peek_event` unannotated (the event is the AliasEvent).
+            event = self.peek_event()  # type: ignore[no-untyped-call]
             raise ComposerError(
                 None, None, "YAML aliases (*name) are not allowed here", event.start_mark
             )
@@ -52,7 +54,7 @@ class NoAliasLoader(yaml.SafeLoader):
             )
         return node
 
-    def construct_yaml_float(self, node: Any) -> float:
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
         """A float; one that is not finite (`.nan`, `.inf`, `1e999`) is an error at its line."""
         value: float = super().construct_yaml_float(node)
         if not math.isfinite(value):
@@ -64,7 +66,7 @@ class NoAliasLoader(yaml.SafeLoader):
             )
         return value
 
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:  # type: ignore[override]
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
         """Construct a mapping; a key that appears twice is an error at its line."""
         seen: set[Any] = set()
         for key_node, _value in node.value:

@@ -193,7 +193,7 @@ def _found(path: str, place: tuple[int, int] | None, message: str, rule: str) ->
 def check(tree: Tree, nav: Nav, rfds: bool = True) -> list[Finding]:
     """Pages listed but missing, and (with `rfds`, on ACP's tree) RFDs in no status group or
     in more than one."""
-    found = []
+    found: list[Finding] = []
     if tree.nav is None:
         return found
     seen = set()

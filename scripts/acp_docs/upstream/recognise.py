@@ -18,8 +18,6 @@ from acp_docs.upstream.tree import Tree
 from acp_docs.upstream.treeschemas import tree_file
 
 ACP_NAME = "agent client protocol"
-ACP_ONLY = ("upstream-examples", "upstream-template")
-"""The checks that hold only for ACP's tree: ACP's schemas, ACP's RFD template."""
 
 
 @dataclass(frozen=True)

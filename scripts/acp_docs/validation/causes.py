@@ -29,7 +29,7 @@ def causes(problems: tuple[Problem, ...], unknown: tuple[Problem, ...]) -> list[
     for problem in problems:
         owner.setdefault(problem.pointer, problem.pointer)
         owner.setdefault(problem.pointer.rsplit("/", 1)[0], problem.pointer)
-    beside: dict[str, list[str]] = {}
+    beside: dict[str, list[tuple[str, str]]] = {}
     alone: list[Cause] = []
     for member in unknown:
         parent, name = member.pointer.rsplit("/", 1) if "/" in member.pointer else ("", "")

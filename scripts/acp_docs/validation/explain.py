@@ -132,7 +132,8 @@ def _relevant(error: ValidationError) -> list[ValidationError]:
 
 
 def _message(error: ValidationError) -> str:
-    if error.validator == "enum" and error.path and len(error.validator_value) > 4:
+    value = error.validator_value
+    if error.validator == "enum" and error.path and isinstance(value, list) and len(value) > 4:
         return f"{error.instance!r} is not a known {error.path[-1]} value"
     return error.message
 

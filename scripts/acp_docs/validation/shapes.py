@@ -123,7 +123,7 @@ class Shapes:
             if isinstance(node, dict):
                 branches = node.get("anyOf") or node.get("oneOf")
             out: list[Shape] = []
-            if isinstance(branches, list):
+            if isinstance(node, dict) and isinstance(branches, list):
                 # What the union itself says of every branch (its own properties, required).
                 base = {k: v for k, v in node.items() if k not in ("anyOf", "oneOf")}
                 common, needed, fixed = self._object(base, 0)
@@ -235,5 +235,5 @@ def infer(shapes: Shapes, value: Any, names: Iterable[str] | None = None) -> Inf
     holders = shapes.holding(value)
     if len(holders) != 1:
         return None
-    members = shapes.member_refs(holders[0], set(value) - {META})
-    return Inferred(holders[0], False, members) if members else None
+    refs = shapes.member_refs(holders[0], set(value) - {META})
+    return Inferred(holders[0], False, refs) if refs else None

@@ -297,8 +297,9 @@ class Finder:
             ref = part.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/$defs/"):
                 names = ptr.parse(ptr.from_fragment(ref))
-                if len(names) == 2:
-                    parts.append(self.defs.get(names[1]))
+                named = self.defs.get(names[1]) if len(names) == 2 else None
+                if isinstance(named, dict):
+                    parts.append(named)
             every = [item for item in part.get("allOf") or [] if isinstance(item, dict)]
             cases = [i for i in every if i.keys() == {"if", "then"} and isinstance(i["if"], dict)]
             if len(cases) > 1:

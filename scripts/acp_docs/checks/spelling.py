@@ -4,7 +4,7 @@
 word lists, the filters), read as data and vetted here. The check does not
 render anything again: the build hands over each page's HTML, pyspelling's
 own filters read its words and pyspelling's Aspell run judges them, once per
-task over the distinct words (`acp_docs.checks.pyspell`); each unknown word
+task over the distinct words (`acp_docs.checks.pyspelling_run`); each unknown word
 is reported at its first place in the file (`acp_docs.markdown.prose`).
 Nothing is written in the repository. The config's Markdown extensions must
 be those of mkdocs.yml, so a hand run of `pyspelling -c .pyspelling.yml`
@@ -20,7 +20,7 @@ from typing import Any
 
 from wcmatch import glob
 
-from acp_docs.checks import pyspell, pyspell_html
+from acp_docs.checks import pyspell_html, pyspelling_run
 from acp_docs.config.repo import Repo
 from acp_docs.core import runner
 from acp_docs.core.errors import LocatedError, UsageError
@@ -109,22 +109,23 @@ def check_shape(config: Any, lines: dict[str, int]) -> None:
                 bad(here, f"task {name!r}: a pipeline step is a filter name or one `name: options`")
             else:
                 ((_filter, options),) = step.items()
-            if _filter not in pyspell.KNOWN_FILTERS:
+            if _filter not in pyspelling_run.KNOWN_FILTERS:
                 bad(
                     here,
                     f"task {name!r}: filter {_filter!r} is not one the check runs"
-                    f" ({', '.join(sorted(pyspell.KNOWN_FILTERS))}); pyspelling would import it",
+                    f" ({', '.join(sorted(pyspelling_run.KNOWN_FILTERS))});"
+                    " pyspelling would import it",
                 )
             if options is not None and not isinstance(options, dict):
                 bad(here, f"task {name!r}: the options of filter {_filter!r} must be a mapping")
             extensions = (options or {}).get("markdown_extensions")
             if extensions is not None and not isinstance(extensions, list):
                 bad(f"{here}/{_filter}/markdown_extensions", "`markdown_extensions` must be a list")
-            if _filter == pyspell.PROSE_FILTER:
+            if _filter == pyspelling_run.PROSE_FILTER:
                 problem = pyspell_html.options_problem(options or {})
                 if problem is not None:
                     bad(f"{here}/{_filter}", f"task {name!r}: {_filter}: {problem}")
-            if _filter == pyspell.HTML_FILTER:
+            if _filter == pyspelling_run.HTML_FILTER:
                 for key, value in (options or {}).items():
                     if not _html_option(key, value):
                         bad(
@@ -138,7 +139,7 @@ _ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9_:-]{0,40}")
 
 
 def _html_option(key: Any, value: Any) -> bool:
-    kind = pyspell.HTML_OPTIONS.get(str(key))
+    kind = pyspelling_run.HTML_OPTIONS.get(str(key))
     if kind is bool:
         return isinstance(value, bool)
     if kind is not list or not _string_list(value) or len(value) > 64:
@@ -152,13 +153,13 @@ def _html_step(task: dict[str, Any]) -> tuple[str, dict[str, Any] | None, bool]:
     """The task's html filter and its options (None: no html step); True when it takes URLs
     out."""
     html: dict[str, Any] | None = None
-    which = pyspell.PROSE_FILTER
+    which = pyspelling_run.PROSE_FILTER
     urls = False
     for step in task.get("pipeline") or []:
         name, options = (step, None) if isinstance(step, str) else next(iter(step.items()))
-        if name in (pyspell.HTML_FILTER, pyspell.PROSE_FILTER):
+        if name in (pyspelling_run.HTML_FILTER, pyspelling_run.PROSE_FILTER):
             which, html = name, dict(options or {})
-        elif name == pyspell.URL_FILTER:
+        elif name == pyspelling_run.URL_FILTER:
             urls = True
     return which, html, urls
 
@@ -248,7 +249,7 @@ class Task:
     wordlists: list[str]
     html_options: dict[str, Any] | None = None
     urls: bool = True
-    html_filter: str = pyspell.PROSE_FILTER
+    html_filter: str = pyspelling_run.PROSE_FILTER
 
 
 def _aspell_options(task: dict[str, Any], lines: dict[str, int], at: str) -> dict[str, str]:
@@ -309,7 +310,7 @@ def unknown_words(repo: Repo, task: Task, words: set[str]) -> set[str]:
         return set()
     aspell = runner.require("aspell", "Aspell", INSTALL_HINT)
     lists = [(rel, read_bytes(repo.root / rel, rel)) for rel in task.wordlists]
-    return pyspell.unknown_words(repo.root, task.name, task.aspell, lists, words, aspell)
+    return pyspelling_run.unknown_words(repo.root, task.name, task.aspell, lists, words, aspell)
 
 
 def schema_names(repo: Repo) -> frozenset[str]:
@@ -349,7 +350,7 @@ def findings_for(
 ) -> list[Finding]:
     """A finding for each unknown word of each file, at its first place in the source."""
     named = set(task.sources)
-    reader = pyspell.PageWords(task.html_options, task.urls, task.html_filter)
+    reader = pyspelling_run.PageWords(task.html_options, task.urls, task.html_filter)
     chosen = {
         path: reader.words(prose.without_generated(html))
         for path, html in page_html.items()

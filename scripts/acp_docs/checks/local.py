@@ -1,0 +1,118 @@
+"""Checks that live in the checkout: `[tool.acp-docs.local-checks]` of its `pyproject.toml`.
+
+    [tool.acp-docs.local-checks]
+    paths = ["checks"]          # folders of the checkout, put on the import path
+    words = "words:CHECK"       # name = "module:ATTRIBUTE", as an entry point says it
+
+A check declared here loads like an installed one (`acp_docs.checks.registry`)
+without reinstalling anything: saving the module is enough. Each folder must
+be a real folder inside the checkout (no link leaving it); a malformed table
+is a `UsageError` at its line of `pyproject.toml`. The code is the checkout's
+own, trusted as the rest of its code is (`make test` runs its tests too);
+`acp-docs check --upstream` never reads another tree's table.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+from acp_docs.core.errors import LocatedError
+from acp_docs.core.plugins import Located
+from acp_docs.sources import filetree
+
+FILE = "pyproject.toml"
+TABLE = "local-checks"
+MAX_CHARS = 200_000
+_NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
+_TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+
+
+def _line_of(text: str, key: str) -> int:
+    """The first line of `text` that sets `key` (1 when none does)."""
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", re.M)
+    found = pattern.search(text)
+    return text.count("\n", 0, found.start()) + 1 if found else 1
+
+
+def _table(root: Path) -> tuple[dict[str, object], str] | None:
+    path = root / FILE
+    if not path.is_file() or path.is_symlink():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LocatedError(FILE, 1, 1, f"cannot be read: {exc}") from None
+    if len(text) > MAX_CHARS:
+        raise LocatedError(FILE, 1, 1, f"is longer than {MAX_CHARS} characters")
+    if TABLE not in text:
+        return None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"\(at line (\d+), column (\d+)\)$", str(exc))
+        line, col = (int(at.group(1)), int(at.group(2))) if at else (1, 1)
+        reason = str(exc)[: at.start()].strip() if at else str(exc)
+        raise LocatedError(FILE, line, col, reason) from None
+    tool = data.get("tool")
+    ours = tool.get("acp-docs") if isinstance(tool, dict) else None
+    table = ours.get(TABLE) if isinstance(ours, dict) else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise LocatedError(FILE, _line_of(text, TABLE), 1, f"{TABLE} must be a table")
+    return table, text
+
+
+def _folders(root: Path, table: dict[str, object], text: str) -> list[Path]:
+    paths = table.get("paths", [])
+    line = _line_of(text, "paths")
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        raise LocatedError(FILE, line, 1, f"{TABLE}.paths must be a list of folder names")
+    folders = []
+    for name in paths:
+        folder = root / name
+        if (
+            Path(name).is_absolute()
+            or ".." in Path(name).parts
+            or folder.is_symlink()
+            or not folder.is_dir()
+            or not filetree.within(root, folder)
+        ):
+            reason = f"{TABLE}.paths: {name!r} is not a folder inside the checkout"
+            raise LocatedError(FILE, line, 1, reason)
+        folders.append(folder.resolve())
+    return folders
+
+
+def entries(root: Path) -> list[Located]:
+    """The checks the checkout at `root` declares, as entry points with their line."""
+    found = _table(root)
+    if found is None:
+        return []
+    table, text = found
+    _folders(root, table, text)
+    out: list[Located] = []
+    for name, target in table.items():
+        if name == "paths":
+            continue
+        line = _line_of(text, name)
+        if not _NAME.fullmatch(name):
+            raise LocatedError(FILE, line, 1, f"{TABLE}: {name!r} is not a check name")
+        if not isinstance(target, str) or not _TARGET.fullmatch(target):
+            reason = f'{TABLE}.{name} must say "module:ATTRIBUTE" (like an entry point)'
+            raise LocatedError(FILE, line, 1, reason)
+        entry = metadata.EntryPoint(name=name, value=target, group="acp_docs.checks")
+        out.append((entry, FILE, line))
+    return out
+
+
+def put_on_path(root: Path) -> None:
+    """Put the local-checks folders of `root` first on the import path (for good: a check
+    may import its own modules when its hooks run)."""
+    found = _table(root)
+    folders = [str(f) for f in _folders(root, *found)] if found is not None else []
+    sys.path[:0] = [f for f in folders if f not in sys.path]

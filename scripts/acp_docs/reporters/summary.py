@@ -1,0 +1,110 @@
+"""A job summary in Markdown: `--format summary`, and what `acp-docs report` writes for CI.
+
+A table of every finding, the checks that could not run, or "All checks
+passed". A pull request chooses its file names and so part of every message:
+each cell is escaped so that nothing in it is Markdown or HTML (every ASCII
+punctuation character becomes a numeric character reference, a `|` cannot
+start a cell and a line break cannot start a row), and the summary stays far
+below GitHub's 1 MiB limit however many or long the findings are.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from collections.abc import Iterator
+
+from acp_docs.reporters import Report, Reporter, github
+
+TITLE = "### acp-docs check"
+
+MAX_CELL = 500
+"""Characters of a cell kept before escaping (an escaped character takes up to 10)."""
+MAX_SUMMARY = 200_000
+"""Characters of findings and errors listed; the step's log holds every one."""
+
+_ESCAPES = {ord(char): f"&#{ord(char)};" for char in string.punctuation} | {ord("\n"): "<br>"}
+_NOT_PLAIN = re.compile(r"[^\x20-\x7e\n]")
+"""Characters outside printable ASCII: each is looked up (most text has none)."""
+
+
+def _unseen(match: re.Match[str]) -> str:
+    char = match.group()
+    # Control, format (bidi overrides), surrogate, private and unassigned
+    # characters are shown as an escape, never passed on.
+    if unicodedata.category(char)[0] == "C" or char in "\u2028\u2029\x85":
+        return f"\\u{ord(char):04x}"
+    return char
+
+
+def cell(text: object, limit: int = MAX_CELL) -> str:
+    """`text` as the inert content of one Markdown table cell."""
+    text = str(text)
+    if len(text) > limit:
+        text = text[:limit] + "\N{HORIZONTAL ELLIPSIS}"
+    shown = _NOT_PLAIN.sub(_unseen, text)
+    return shown.translate(_ESCAPES).strip()
+
+
+def stopped(status: int | None) -> str:
+    """The job summary of a check that stopped before it reported."""
+    detail = f" (exit status {status})" if status is not None else ""
+    return f"{TITLE}\n\nThe check stopped before it reported{detail}: read the step's log.\n"
+
+
+def render(report: Report) -> str:
+    """The job summary: a table of the findings, the checks that could not run, or a pass."""
+    lines = [TITLE, ""]
+    found = report.in_order()
+    failed = [r.name for r in report.results if r.status == "failed"]
+    errors = list(report.errors)
+    if not found and not errors:
+        names = ", ".join(cell(r.name) for r in report.results)
+        lines.append(f"All checks passed: {names}." if names else "All checks passed.")
+        return "\n".join(lines) + "\n"
+    if found:
+        sources = ", ".join(cell(name) for name in failed) or "the checks"
+        lines += [
+            f"**{len(found)} finding(s)** from {sources}:",
+            "",
+            "| Where | Rule | Message |",
+            "| --- | --- | --- |",
+        ]
+        rows = (f"| {cell(f.location())} | {cell(f.rule_id)} | {cell(f.message)} |" for f in found)
+        lines += _within_budget(rows, len(found), "finding(s)")
+        _shown, left = github.annotated(found, "warning")
+        if left:
+            said = " and ".join(f"{n} {github.NOUNS[level]}" for level, n in left.items())
+            lines += [
+                "",
+                f"{said} past the first {github.PER_LEVEL} of their level are not annotated on"
+                " the diff (GitHub shows that many a step): this table lists every finding.",
+            ]
+    if errors:
+        lines += ["", "**Could not run:**", ""]
+        lines += _within_budget((f"- {cell(e)}" for e in errors), len(errors), "error(s)")
+    return "\n".join(lines) + "\n"
+
+
+def _within_budget(rows: Iterator[str], total: int, what: str) -> list[str]:
+    """The first of `total` rows that fit in `MAX_SUMMARY` characters, and how many did not.
+
+    Rows are made one at a time, so those past the budget are never made.
+    """
+    kept, size = [], 0
+    for row in rows:
+        size += len(row) + 1
+        if size > MAX_SUMMARY:
+            break
+        kept.append(row)
+    if len(kept) < total:
+        kept += ["", f"{total - len(kept)} more {what}: the step's log lists every one."]
+    return kept
+
+
+REPORTER = Reporter(
+    summary="a Markdown summary of every finding, for a CI job's summary page",
+    render=render,
+)
+"""This format, as the `acp_docs.reporters` entry point names it."""
