@@ -2,7 +2,8 @@
 
 1. This repository, after set-up: one cold run (an empty cache folder, so no
    Prettier cache, template cache or bytecode) and `--runs` warm runs, whose
-   median is compared with the target (2 s).
+   median is compared with the target (2 s); then `--only rfds` and `--only
+   schema`, which start no site build (target 0.6 s each).
 2. Growth: a copy of the repository whose RFD carries 1x, 10x and 100x a
    block of 800 lines with 200 declared JSON blocks (100x is an RFD of about
    80,000 lines and 20,000 blocks); wall time and peak memory of each run, so
@@ -26,6 +27,9 @@ from bench_report import figure
 ROOT = Path(__file__).resolve().parent.parent
 RFD = "rfds/prompt-suggestions.md"
 WARM_TARGET = 2.0
+ONLY_TARGET = 0.6
+SOURCES_ONLY = ("rfds", "schema")
+"""Checks that need no site build: each alone, warm, is held to `ONLY_TARGET`."""
 GROWTH_TARGET = (30.0, 300.0)
 IGNORED = shutil.ignore_patterns(".git", ".venv", ".cache", "node_modules", "site", "__pycache__")
 
@@ -105,6 +109,20 @@ def run_all(runs: int, scales: list[int]) -> tuple[list[str], int]:
                 median <= WARM_TARGET,
             )
         )
+        for only in SOURCES_ONLY:
+            alone = [
+                float(measure([acp, "check", "--only", only], ROOT, env)["seconds"])  # type: ignore[arg-type]
+                for _ in range(runs)
+            ]
+            middle = statistics.median(alone)
+            lines.append(
+                figure(
+                    f"check --only {only} warm (median of {runs}, no site build)",
+                    f"{middle:.2f} s",
+                    f"≤ {ONLY_TARGET:g} s",
+                    middle <= ONLY_TARGET,
+                )
+            )
         for scale in scales:
             repo = grown_copy(Path(tmp), scale)
             text = (repo / RFD).read_text(encoding="utf-8")

@@ -221,3 +221,32 @@ def test_llms_txt_lists_the_pages_whichever_order_the_plugins_are_listed_in(
     assert result.returncode == 0, result.stderr
     listed = [ln for ln in (site / "llms.txt").read_text().splitlines() if ln.startswith("- [")]
     assert len(listed) >= 10 and any("/tooling/checks/" in ln for ln in listed)
+
+
+def test_a_page_s_markdown_is_kept_by_everything_its_conversion_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from acp_docs.patches import agentmarkdown
+
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    calls: list[str] = []
+
+    def generate(html: str, **options: Any) -> str:
+        calls.append(html)
+        return f"md of {html} at {options['page_uri']}"
+
+    options = {"should_autoclean": True, "base_uri": "", "page_uri": "a/index.html"}
+    convert = agentmarkdown.remembering(generate)
+    first = convert("<p>a</p>", preprocess=None, path="/tmp/one/a.md", **options)
+    again = convert("<p>a</p>", preprocess=None, path="/tmp/two/a.md", **options)
+    assert first == again == "md of <p>a</p> at a/index.html" and len(calls) == 1
+    convert("<p>b</p>", preprocess=None, path="/x", **options)
+    convert("<p>a</p>", preprocess=None, path="/x", **{**options, "page_uri": "b/index.html"})
+    assert len(calls) == 3, "another page or another address is converted again"
+    convert("<p>a</p>", preprocess="module.py", path="/x", **options)
+    assert len(calls) == 4, "a preprocess module may read the path: nothing is kept"
+
+    for entry in (tmp_path / "cache" / agentmarkdown.CACHE_KIND).glob("*.md"):
+        entry.write_bytes(entry.read_bytes().replace(b"md of", b"forged"))
+    tampered = convert("<p>a</p>", preprocess=None, path="/x", **options)
+    assert tampered == first and len(calls) == 5, "a changed entry is made again, not read"

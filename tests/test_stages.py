@@ -242,3 +242,46 @@ def test_a_bad_local_check_is_an_error_at_its_line(
     assert result.returncode == 2, result.stderr
     assert says in result.stderr
     assert f"pyproject.toml:{header + at}:" in result.stderr, result.stderr
+
+
+UPSTREAM_WORDS = '''\
+"""An upstream check in one module: pages that say "frobnicate"."""
+
+from acp_docs.core.findings import Finding
+from acp_docs.upstream.registry import UpstreamCheck
+
+
+def _run(read):
+    return [
+        Finding(page.path, 1, 1, "upstream-words", "says frobnicate", "upstream-words/banned")
+        for page in read.tree.pages.values()
+    ]
+
+
+UPSTREAM_CHECK = UpstreamCheck("upstream-words", "A banned word.", _run, 90)
+'''
+
+
+def test_an_upstream_check_is_registered_like_any_other(
+    upstream_sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from acp_docs.upstream import check as upstream
+
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "upwords.py").write_text(UPSTREAM_WORDS, encoding="utf-8")
+    info = folder / "upwords-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: upwords\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[acp_docs.upstream_checks]\nupstream-words = upwords:UPSTREAM_CHECK\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(folder))
+    assert "upstream-words" in upstream.names()
+    results = {r.name: r for r in upstream.run(upstream_sample, ("upstream-words",))}
+    assert list(results) == ["upstream-words"] and results["upstream-words"].findings
+
+    result = acp(["check", "--upstream", str(upstream_sample), "--only", "upstream-words"])
+    no_traceback(result)
+    assert result.returncode == 1 and ": says frobnicate" in result.stdout, result.stderr
+    assert "upstream-words  failed" in result.stderr

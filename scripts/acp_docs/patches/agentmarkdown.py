@@ -16,17 +16,27 @@ Its `autoclean` removes every SVG, and with it a diagram's text alternative
 by a paragraph holding that text, so an agent reads what a screen reader
 reads. `acp_docs.policy.agentfiles` then proves the output holds no raw HTML
 and no link of another scheme.
+
+The conversion of a page is kept in the cache folder (`remembering`), keyed by
+everything it reads: a warm build converts only the pages whose HTML changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
+import json
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+from acp_docs.core import cachedir, memo
 from acp_docs.patches.pin import Patch, Target, swapped
 
 PINNED = {"mkdocs-llmstxt": "0.5.1", "markdownify": "1.2.3"}
+CACHE_KIND = "agent-pages"
+"""The cache folder's entries of each page's Markdown for agents."""
+KEPT = 2000
+"""Entries kept after a build: those used last (a site has a few hundred pages)."""
 DIAGRAM = "acp-diagram"
 """The class of the figure that holds a diagram (`acp_docs.diagrams.publish`)."""
 
@@ -69,10 +79,67 @@ def diagrams_as_text(soup: Any) -> None:
         figure.replace_with(paragraph)
 
 
+def _versions() -> list[str]:
+    """The versions of the packages the conversion runs (a cached page is theirs)."""
+    from importlib import metadata
+
+    names = ("mkdocs-llmstxt", "markdownify", "beautifulsoup4", "mdformat", "markdown-it-py")
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name}: none")
+    return found
+
+
+def remembering(generate: Callable[..., str]) -> Callable[..., str]:
+    """`generate` (the plugin's HTML-to-Markdown conversion of a page), its result kept in the
+    cache folder by the page's HTML, the options, the engine and the packages' versions.
+
+    The conversion is most of a warm build's time, and its result depends on nothing else:
+    `path` is handed only to a `preprocess` module, and with one the result is not kept.
+    """
+    folder = cachedir.cache_dir(CACHE_KIND)
+    context = json.dumps([memo.engine_digest(), _versions()])
+
+    def remembered(
+        html: str,
+        *,
+        should_autoclean: bool,
+        preprocess: str | None,
+        path: str,
+        base_uri: str,
+        page_uri: str,
+    ) -> str:
+        def made() -> str:
+            return generate(
+                html,
+                should_autoclean=should_autoclean,
+                preprocess=preprocess,
+                path=path,
+                base_uri=base_uri,
+                page_uri=page_uri,
+            )
+
+        if folder is None or preprocess is not None:
+            return made()
+        key = json.dumps([context, should_autoclean, base_uri, page_uri, html])
+        name = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest() + ".md"
+        held = folder.read_text(name)
+        if held is not None:
+            return held
+        text = made()
+        folder.write_text(name, text)
+        return text
+
+    return remembered
+
+
 @contextmanager
 def applied() -> Iterator[None]:
     """Inside the block, the plugin escapes markup in text and keeps diagrams' text (when the
-    patch fits)."""
+    patch fits), and each page's conversion is kept in the cache folder (`remembering`)."""
     if not PATCH.usable():
         yield
         return
@@ -88,4 +155,9 @@ def applied() -> Iterator[None]:
     with ExitStack() as stack:
         stack.enter_context(swapped(plugin, "_converter", escaping))
         stack.enter_context(swapped(plugin, "autoclean", clean))
+        generate = plugin._generate_page_markdown
+        stack.enter_context(swapped(plugin, "_generate_page_markdown", remembering(generate)))
         yield
+    folder = cachedir.cache_dir(CACHE_KIND)
+    if folder is not None:
+        folder.keep_latest(KEPT, ".md")
