@@ -6,6 +6,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PY_STAMP := $(VENV)/.acp-docs-installed
+# Every wheel the lock names is kept here: once it is filled (online), `make setup`
+# installs from it alone, with no network, and builds acp-docs with the venv's
+# pinned setuptools (--no-build-isolation), not one fetched for the build.
+WHEELS ?= .cache/wheels
+PIP := $(BIN)/python -m pip
+PIP_LOCAL := --quiet --disable-pip-version-check --no-index --find-links $(WHEELS) -c scripts/requirements.lock
 NODE_STAMP := node_modules/.acp-docs-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -22,8 +28,13 @@ setup: $(PY_STAMP) $(NODE_STAMP) system-deps
 $(PY_STAMP): pyproject.toml scripts/requirements.lock
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required (found " + sys.version.split()[0] + ")")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
-		-c scripts/requirements.lock -e '.[dev]'
+	@! git ls-files --error-unmatch $(WHEELS) >/dev/null 2>&1 \
+		|| { echo "make setup: $(WHEELS) is tracked by git; wheels come from PyPI only, never from a commit" >&2; exit 2; }
+	@$(PIP) wheel $(PIP_LOCAL) --no-deps --wheel-dir $(WHEELS) -r scripts/requirements.lock >/dev/null 2>&1 \
+		|| $(PIP) wheel --quiet --disable-pip-version-check --no-deps --wheel-dir $(WHEELS) -r scripts/requirements.lock \
+		|| { echo "make setup: $(WHEELS) lacks a wheel that scripts/requirements.lock pins, and it could not be downloaded" >&2; exit 1; }
+	$(PIP) install $(PIP_LOCAL) setuptools
+	$(PIP) install $(PIP_LOCAL) --no-build-isolation --check-build-dependencies -e '.[dev]'
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
@@ -108,7 +119,7 @@ bench-upstream: setup
 	$(BIN)/python scripts/bench_upstream.py "$(UPSTREAM)" $(if $(MINT),--mint "$(MINT)")
 
 lock:
-	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^acp-docs' > /tmp/acp-docs.lock
+	$(BIN)/python -m pip freeze --all --exclude-editable | grep -v -e '^acp-docs' -e '^pip==' > /tmp/acp-docs.lock
 	{ echo "# Every Python package of the .venv, pinned: make setup installs with these as constraints."; \
 	  echo "# Regenerate with: make lock"; cat /tmp/acp-docs.lock; } > scripts/requirements.lock
 

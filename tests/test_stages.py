@@ -228,8 +228,9 @@ def test_a_check_in_the_checkout_runs_without_a_reinstall(repo_copy: Path, no_bu
         ('"Bad Name" = "x:CHECK"\n', "is not a check name", 1),
         ("shout = \n", "Invalid value", 1),
         ('paths = ["checks"]\nshout = "nosuchmodule:CHECK"\n', "ModuleNotFoundError", 2),
+        ('paths = ["checks"]\nfiles = "shoutcheck:CHECK"\n', "already has the name 'files'", 2),
     ],
-    ids=["not-a-string", "no-attribute", "outside", "symlink", "name", "toml", "missing"],
+    ids=["not-a-string", "no-attribute", "outside", "symlink", "name", "toml", "missing", "clash"],
 )
 def test_a_bad_local_check_is_an_error_at_its_line(
     repo_copy: Path, table: str, says: str, at: int
@@ -285,3 +286,35 @@ def test_an_upstream_check_is_registered_like_any_other(
     no_traceback(result)
     assert result.returncode == 1 and ": says frobnicate" in result.stdout, result.stderr
     assert "upstream-words  failed" in result.stderr
+
+
+def test_a_check_is_held_to_its_rules_and_names_when_it_loads(repo_copy: Path) -> None:
+    odd = LOCAL.replace("rules={}", 'rules={"loud": "Speak softly."}')
+    _local(
+        repo_copy,
+        """\
+        [tool.acp-docs.local-checks]
+        paths = ["checks"]
+        shout = "shoutcheck_b:CHECK"
+        """,
+        module=odd,
+        name="shoutcheck_b",
+    )
+    result = acp(["check", "--only", "shout"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 2 and "rule 'loud' is not named `shout/...`" in result.stderr
+
+    unknown = acp(["check", "--only", "nosuch"], cwd=ROOT)
+    assert unknown.returncode == 2 and "--only/--skip nosuch: no such check" in unknown.stderr
+    upstream = acp(["check", "--only", "upstream-links"], cwd=ROOT)
+    assert upstream.returncode == 2 and "add --upstream DIR" in upstream.stderr
+
+
+def test_only_and_skip_may_be_given_more_than_once(no_build: None) -> None:
+    from acp_docs.cli.args import build_parser
+
+    args = build_parser().parse_args(["check", "--only", "rfds", "--only", "schema"])
+    assert args.only == ["rfds", "schema"]
+    result = acp(["check", "--only", "rfds", "--only", "schema"], cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert "rfds" in result.stderr and "schema" in result.stderr

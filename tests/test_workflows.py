@@ -265,8 +265,11 @@ def test_the_check_step_fails_when_the_check_stops_before_it_reports(tmp_path: P
     assert result.returncode == 2
     assert "stopped before it reported (exit status 2)" in summary
     # A report that cannot be read never passes, whatever the status said.
-    missing = acp(["report", str(tmp_path / "missing.json"), "--status", "0"], cwd=tmp_path)
-    assert missing.returncode == 1 and "stopped before it reported" in missing.stdout
+    (tmp_path / "empty.json").write_text("")
+    empty = acp(["report", str(tmp_path / "empty.json"), "--status", "0"], cwd=tmp_path)
+    assert empty.returncode == 1 and "stopped before it reported" in empty.stdout
+    missing = acp(["report", str(tmp_path / "missing.json")], cwd=tmp_path)
+    assert missing.returncode == 2 and "missing.json: no such file" in missing.stderr
 
 
 def test_annotations_are_those_of_the_github_reporter_for_the_same_findings() -> None:

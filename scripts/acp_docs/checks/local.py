@@ -31,10 +31,17 @@ _NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
 _TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 
 
+_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*[\"']?acp-docs[\"']?\s*\.\s*[\"']?local-checks", re.M)
+
+
 def _line_of(text: str, key: str) -> int:
-    """The first line of `text` that sets `key` (1 when none does)."""
+    """The line of `text` that sets `key` in the local-checks table (1 when none does)."""
+    table = _HEADER.search(text)
+    if key == TABLE and table is not None:
+        return text.count("\n", 0, table.start()) + 1
+    start = table.end() if table is not None and key != TABLE else 0
     pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", re.M)
-    found = pattern.search(text)
+    found = pattern.search(text, start)
     return text.count("\n", 0, found.start()) + 1 if found else 1
 
 

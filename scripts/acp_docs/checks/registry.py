@@ -153,8 +153,9 @@ class Check:
     rules: Mapping[str, str]
     """Rule id -> a line on how to fix a finding of it. The key `name` itself holds
     the hint of every rule of the check that has no line of its own."""
-    docs: str
-    """The anchor of the check's section in docs/tooling/checks.md."""
+    docs: str = ""
+    """The anchor of the check's section in docs/tooling/checks.md (every check this
+    project ships has one; a test holds them to it)."""
     first: bool = False
     """Its findings are causes of findings elsewhere, so they are read first."""
     order: int = 100
@@ -185,6 +186,9 @@ def _refusal(check: Check, entry_name: str) -> str | None:
         return "has no hook: give it `sources`, `page` or `site`"
     if not check.runs_in or not check.runs_in <= MODES:
         return f"runs_in must name some of {', '.join(sorted(MODES))}"
+    odd = [r for r in check.rules if r != check.name and not r.startswith(f"{check.name}/")]
+    if odd:
+        return f"rule {odd[0]!r} is not named `{check.name}/...` after its check"
     return None
 
 

@@ -122,7 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     every = command("check", cmd_check, "run every check CI runs, side by side", reporting)
     # The checks are the registry's, with the checkout's own (`[tool.acp-docs.local-checks]`):
     # a name is checked once the checkout is known, and an unknown one lists them.
-    every.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
+    every.add_argument(
+        "--only", nargs="+", action="extend", metavar="CHECK", help="run only these checks"
+    )
     every.add_argument(
         "--upstream",
         type=Path,
@@ -154,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     every.add_argument(
         "--skip",
         nargs="+",
+        action="extend",
         metavar="CHECK",
         help="leave these checks out; leaving every check out is a usage error (exit 2),"
         " never a pass",

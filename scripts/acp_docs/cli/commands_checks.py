@@ -116,11 +116,7 @@ def _chosen(args: argparse.Namespace, known: Sequence[str]) -> list[str]:
     """The checks `--only` and `--skip` leave of `known`; a usage error for any other."""
     for name in [*(args.only or []), *(args.skip or [])]:
         if name not in known:
-            where = (
-                "an upstream check: add --upstream DIR"
-                if args.upstream is None
-                else ("not an upstream check")
-            )
+            where = "not an upstream check" if args.upstream is not None else "no such check"
             raise UsageError(f"--only/--skip {name}: {where} (checks here: {', '.join(known)})")
     names = [n for n in (args.only or known) if n not in (args.skip or [])]
     if not names:

@@ -4,9 +4,10 @@ The pull-request workflow runs `acp-docs check --format json` once and hands
 the report here. By default standard output gets what `--format github`
 prints (each finding as a text line and an annotation) and the job summary
 (`$GITHUB_STEP_SUMMARY`, else standard output) gets `--format summary`; with
-`--format NAME`, standard output gets that format alone. A report that cannot
-be read never passes: the summary says the check stopped, and the exit status
-is 1 unless `--status` already says the check failed.
+`--format NAME`, standard output gets that format alone. A report that is
+empty or cannot be read never passes: the summary says the check stopped, and
+the exit status is 1 unless `--status` already says the check failed; a FILE
+that does not exist is a usage error (exit status 2).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import LEVELS, CheckResult, Finding
 from acp_docs.reporters import Report, registry, summary
 
@@ -87,6 +89,8 @@ def load(path: Path) -> Report | None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Show a saved report as annotations and a job summary (or in one `--format`)."""
+    if not args.report.exists():
+        raise UsageError(f"{args.report}: no such file (what `acp-docs check --format json` wrote)")
     report = load(args.report)
     if args.format is not None:
         if report is None:

@@ -57,14 +57,14 @@ def render(report: Report) -> str:
     """The job summary: a table of the findings, the checks that could not run, or a pass."""
     lines = [TITLE, ""]
     found = report.in_order()
-    failed = [r.name for r in report.results if r.status == "failed"]
+    found_by = [r.name for r in report.results if r.findings]
     errors = list(report.errors)
     if not found and not errors:
         names = ", ".join(cell(r.name) for r in report.results)
         lines.append(f"All checks passed: {names}." if names else "All checks passed.")
         return "\n".join(lines) + "\n"
     if found:
-        sources = ", ".join(cell(name) for name in failed) or "the checks"
+        sources = ", ".join(cell(name) for name in found_by) or "the checks"
         lines += [
             f"**{len(found)} finding(s)** from {sources}:",
             "",
