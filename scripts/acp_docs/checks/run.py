@@ -2,7 +2,8 @@
 
 The checks are those of the registry (`acp_docs.checks.registry`). The
 checkout is loaded once in this process, and every selected check's `sources`
-hook runs here, side by side. Only when a selected check needs pages (a `page`
+hook runs here, in the main thread, where each file it reads has its time
+budget. Only when a selected check needs pages (a `page`
 or `site` hook, or the build's own problems) is the site built: once, in a
 child process started first, which runs just those checks' hooks and hands
 back their findings. A check that cannot run reports its error; the others
@@ -12,10 +13,8 @@ still report.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from acp_docs.checks import checkout as checkouts
@@ -95,18 +94,16 @@ def _started(start: Callable[[], Callable[[], BuildResult]]) -> Callable[[], Bui
 
 
 class _Loaded:
-    """The checkout, loaded once by the first `sources` hook that asks (the others wait)."""
+    """The checkout, loaded once, by the first `sources` hook that asks for it."""
 
     def __init__(self, repo: Repo) -> None:
         self.root = repo.root
-        self._lock = threading.Lock()
         self._checkout: checkouts.Checkout | None = None
 
     def get(self) -> checkouts.Checkout:
-        with self._lock:
-            if self._checkout is None:
-                self._checkout = checkouts.load(self.root)
-            return self._checkout
+        if self._checkout is None:
+            self._checkout = checkouts.load(self.root)
+        return self._checkout
 
 
 def _beside(loaded: _Loaded, check: registry.Check) -> Callable[[], BuildResult]:
@@ -134,16 +131,18 @@ def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
                 errors[check.name] = str(exc)
     runnable = [c for c in chosen if c.name not in errors]
     building = [c.name for c in runnable if c.needs_pages]
-    tools: dict[str, Callable[[], BuildResult]] = {}
-    if building:
-        # Started before any thread, so the build can be forked from this process.
-        tools[BUILD] = _started(lambda: start_build(repo, building))
+    outcomes: dict[str, Outcome] = {}
+    started = time.perf_counter()
+    # The build goes first, in a child process, and works while this process runs the
+    # sources hooks one after another in its main thread: there each file a hook reads has
+    # its time budget (`acp_docs.core.budget` needs the main thread's timer).
+    wait_build = _started(lambda: start_build(repo, building)) if building else None
     loaded = _Loaded(repo)
     for check in registry.with_hook(runnable, "sources"):
-        tools[check.name] = _beside(loaded, check)
-    with ThreadPoolExecutor(max_workers=max(1, len(tools))) as pool:
-        futures = {tool: pool.submit(_timed, run_tool) for tool, run_tool in tools.items()}
-        outcomes = {tool: future.result() for tool, future in futures.items()}
+        outcomes[check.name] = _timed(_beside(loaded, check))
+    if wait_build is not None:
+        done, error, _took = _timed(wait_build)
+        outcomes[BUILD] = (done, error, time.perf_counter() - started)
     results = []
     for check in chosen:
         name = check.name
