@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from acp_docs.authoring import schema_example as scaffold
+from acp_docs.checks import registry
 from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
@@ -148,9 +149,8 @@ def test_findings_of_the_schema_check_sort_first_everywhere() -> None:
     rendered = text_report.render(Report("check", [*effects, cause], results))
     assert rendered.startswith("schema/x/source.yaml:9:1: missing\n")
     many = [Finding("docs/a.md", n, 1, "examples", "bad", "examples/x") for n in range(1, 30)]
-    banner = page_report.annotate(
-        "<p>page</p>", "page", [], [*many, cause], {}, frozenset({"schema"})
-    )
+    checks = registry.load_checks()
+    banner = page_report.annotate("<p>page</p>", "page", [], [*many, cause], {}, checks)
     assert banner.index("schema/x/source.yaml") < banner.index("docs/a.md")
     assert " open>" in banner, "a long list that starts with a cause stays open"
 

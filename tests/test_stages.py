@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from acp_docs.config.repo import Repo
 from acp_docs.core import runner
 from acp_docs.core.findings import CheckResult, Finding, report_order
 
-from conftest import ROOT, acp, no_traceback
+from conftest import ROOT, acp, no_traceback, run
 
 PACKAGE = ROOT / "scripts" / "acp_docs"
 
@@ -318,3 +320,99 @@ def test_only_and_skip_may_be_given_more_than_once(no_build: None) -> None:
     result = acp(["check", "--only", "rfds", "--only", "schema"], cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert "rfds" in result.stderr and "schema" in result.stderr
+
+
+BOOM = '''\
+"""Checks whose own code fails: each is that check's error, never the others'."""
+
+from acp_docs.checks.registry import Check
+from acp_docs.core.findings import Finding
+
+
+def _page(view):
+    raise RuntimeError("boom in a page hook")
+
+
+def _sources(checkout):
+    raise SystemExit(0)
+
+
+def _odd(checkout):
+    return [Finding("mkdocs.yml", "1", 1, "odd", "a line that is text", "odd/x")]
+
+
+PAGE = Check(name="boom", summary="", rules={}, page=_page)
+EXITS = Check(name="exits", summary="", rules={}, sources=_sources)
+ODD = Check(name="odd", summary="", rules={}, sources=_odd)
+'''
+
+
+@pytest.mark.build
+def test_a_check_whose_code_fails_is_its_own_error_and_the_others_report(
+    repo_copy: Path,
+) -> None:
+    _local(
+        repo_copy,
+        """\
+        [tool.acp-docs.local-checks]
+        paths = ["checks"]
+        boom = "boomchecks:PAGE"
+        exits = "boomchecks:EXITS"
+        odd = "boomchecks:ODD"
+        """,
+        module=BOOM,
+        name="boomchecks",
+    )
+    only = ["--only", "boom", "exits", "odd", "links", "rfds"]
+    result = run(["acp-docs", "check", *only], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 2, result.stderr
+    said = {line.split()[0]: line for line in result.stderr.splitlines() if line.startswith("  ")}
+    assert "error" in said["boom"] and "RuntimeError: boom in a page hook" in said["boom"]
+    assert "error" in said["exits"] and "SystemExit" in said["exits"]
+    assert "error" in said["odd"] and "line or column is not a whole number" in said["odd"]
+    assert " ok " in said["links"] and " ok " in said["rfds"], result.stderr
+
+
+@pytest.mark.build
+def test_an_rfd_copied_into_docs_is_a_finding_and_never_published(
+    repo_copy: Path, tmp_path: Path, no_build: None
+) -> None:
+    rfd = next(p for p in sorted((repo_copy / "rfds").glob("*.md")) if p.name != "TEMPLATE.md")
+    copy = repo_copy / "docs" / "rfds" / rfd.name
+    copy.write_text("---\ntitle: Copy\n---\n\n# A copy\n\nNOT THE RFD\n", encoding="utf-8")
+    results = check_run.run(Repo.load(repo_copy), ["rfds"])
+    shadowed = [f for f in results[0].findings if f.rule == "rfds/shadowed"]
+    assert [(f.path, f.line) for f in shadowed] == [(f"docs/rfds/{rfd.name}", 1)]
+
+    site = tmp_path / "site"
+    built = subprocess.run(
+        [str(Path(sys.executable).parent / "mkdocs"), "build", "--site-dir", str(site)],
+        cwd=repo_copy,
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    page = (site / "rfds" / rfd.stem / "index.html").read_text(encoding="utf-8")
+    assert "NOT THE RFD" not in page
+    assert "rfds/shadowed" in built.stderr or "shadows" in built.stderr
+
+
+def test_a_local_check_folder_holding_a_link_is_refused(repo_copy: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text(LOCAL, encoding="utf-8")
+    (repo_copy / "checks").mkdir()
+    (repo_copy / "checks" / "linked.py").symlink_to(outside)
+    (repo_copy / "pyproject.toml").unlink()
+    (repo_copy / "pyproject.toml").write_text(
+        '[tool.acp-docs.local-checks]\npaths = ["checks"]\nshout = "linked:CHECK"\n'
+    )
+    result = acp(["check", "--only", "shout"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "pyproject.toml:2:1: local-checks.paths: checks/linked.py is a link" in result.stderr
+
+    (repo_copy / "pyproject.toml").unlink()
+    (repo_copy / "pyproject.toml").symlink_to(ROOT / "pyproject.toml")
+    linked = acp(["check", "--only", "rfds"], cwd=repo_copy)
+    assert linked.returncode == 2 and "pyproject.toml:1:1: is a link" in linked.stderr

@@ -634,3 +634,32 @@ def test_warnings_have_their_own_ten_and_notes_are_not_annotated() -> None:
     assert sum(line.startswith("::warning ") for line in printed) == 10
     assert sum(line.startswith("::error ") for line in printed) == 1
     assert not any(line.startswith("::notice ") for line in printed)
+
+
+def test_a_report_that_is_no_report_is_read_as_a_check_that_stopped(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    overflow = tmp_path / "overflow.json"
+    overflow.write_text('{"findings": [{"path": "a", "line": Infinity, "col": 1e400}]}')
+    for path in (fifo, overflow):
+        result = acp(["report", str(path), "--format", "summary"], cwd=tmp_path)
+        assert "Traceback" not in result.stderr, result.stderr
+        assert result.returncode == 1 and "stopped before it reported" in result.stdout
+
+
+def test_the_summary_of_a_report_with_many_checks_stays_small(tmp_path: Path) -> None:
+    many = [{"name": "<b>" * 50 + str(n), "status": "ok"} for n in range(20_000)]
+    findings = [
+        {"path": f"a{n}.md", "line": 1, "col": 1, "check": f"c{n}", "rule": "r", "message": "m"}
+        for n in range(20_000)
+    ]
+    passed = tmp_path / "passed.json"
+    passed.write_text(json.dumps({"findings": [], "checks": many}))
+    found = tmp_path / "found.json"
+    rows = [{"name": f"c{n}", "status": "failed"} for n in range(20_000)]
+    found.write_text(json.dumps({"findings": findings, "checks": rows}))
+    for path in (passed, found):
+        result = acp(["report", str(path), "--format", "summary"], cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert len(result.stdout.encode()) < 1024 * 1024 // 2
+        assert "and 19960 more" in result.stdout

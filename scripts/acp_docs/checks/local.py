@@ -14,7 +14,9 @@ own, trusted as the rest of its code is (`make test` runs its tests too);
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import sys
 import tomllib
 from importlib import metadata
@@ -45,20 +47,39 @@ def _line_of(text: str, key: str) -> int:
     return text.count("\n", 0, found.start()) + 1 if found else 1
 
 
-def _table(root: Path) -> tuple[dict[str, object], str] | None:
-    path = root / FILE
-    if not path.is_file() or path.is_symlink():
+def _read(path: Path) -> str | None:
+    """The text of `path` (None when there is none); a LocatedError when it is a link, not a
+    regular file, too long or not UTF-8: its local checks would be left out in silence."""
+    if not path.is_symlink() and not path.exists():
         return None
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LocatedError(FILE, 1, 1, f"cannot be read: {exc}") from None
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        raise LocatedError(FILE, 1, 1, "is a link or cannot be opened: make it a file") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise LocatedError(FILE, 1, 1, "is not a regular file")
+        data = handle.read(MAX_CHARS * 4 + 1)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise LocatedError(FILE, line, 1, "is not UTF-8") from None
     if len(text) > MAX_CHARS:
         raise LocatedError(FILE, 1, 1, f"is longer than {MAX_CHARS} characters")
+    return text
+
+
+def _table(root: Path) -> tuple[dict[str, object], str] | None:
+    text = _read(root / FILE)
+    if text is None:
+        return None
     if TABLE not in text:
         return None
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise LocatedError(FILE, 1, 1, "is nested too deeply to be read") from None
     except tomllib.TOMLDecodeError as exc:
         at = re.search(r"\(at line (\d+), column (\d+)\)$", str(exc))
         line, col = (int(at.group(1)), int(at.group(2))) if at else (1, 1)
@@ -91,8 +112,23 @@ def _folders(root: Path, table: dict[str, object], text: str) -> list[Path]:
         ):
             reason = f"{TABLE}.paths: {name!r} is not a folder inside the checkout"
             raise LocatedError(FILE, line, 1, reason)
+        linked = _first_link(folder)
+        if linked is not None:
+            shown = linked.relative_to(root).as_posix()
+            reason = f"{TABLE}.paths: {shown} is a link: a check's code is the checkout's own files"
+            raise LocatedError(FILE, line, 1, reason)
         folders.append(folder.resolve())
     return folders
+
+
+def _first_link(folder: Path) -> Path | None:
+    """The first link (to a file or a folder) under `folder`, which Python would import
+    through, or None."""
+    for current, dirs, files in os.walk(folder, followlinks=False):
+        for name in sorted([*dirs, *files]):
+            if Path(current, name).is_symlink():
+                return Path(current, name)
+    return None
 
 
 def entries(root: Path) -> list[Located]:

@@ -179,7 +179,33 @@ class Check:
         return self.page is not None or self.site is not None or self.catch_all
 
 
+def _kinds(check: Check) -> str | None:
+    """Why a `Check`'s fields are not of their kinds (a dataclass does not check them)."""
+    texts = (check.name, check.summary, check.docs)
+    if not all(isinstance(text, str) for text in texts):
+        return "name, summary and docs must be text"
+    if not isinstance(check.rules, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in check.rules.items()
+    ):
+        return "rules must map each rule id to a line of text"
+    if not isinstance(check.runs_in, frozenset | set) or not all(
+        isinstance(m, str) for m in check.runs_in
+    ):
+        return f"runs_in must be a set of {', '.join(sorted(MODES))}"
+    if type(check.order) is not int or not all(
+        isinstance(flag, bool) for flag in (check.first, check.catch_all)
+    ):
+        return "order must be a whole number, first and catch_all True or False"
+    hooks = (check.preflight, check.sources, check.page, check.site)
+    if not all(hook is None or callable(hook) for hook in hooks):
+        return "each hook must be a function (or None)"
+    return None
+
+
 def _refusal(check: Check, entry_name: str) -> str | None:
+    kinds = _kinds(check)
+    if kinds is not None:
+        return kinds
     if check.name != entry_name:
         return f"declares the check {check.name!r}, not {entry_name!r}"
     if check.sources is None and check.page is None and check.site is None:
@@ -247,9 +273,32 @@ def causes(checks: Mapping[str, Check]) -> frozenset[str]:
     return frozenset(name for name, check in checks.items() if check.first)
 
 
-def owned(check: Check, found: Iterable[Finding]) -> list[Finding]:
-    """A hook's findings, each under the check whose hook returned it."""
-    return [f if f.check == check.name else dataclasses.replace(f, check=check.name) for f in found]
+def _odd(item: object) -> str | None:
+    """What is wrong with a hook's result `item`, or None for a well-formed Finding."""
+    if not isinstance(item, Finding):
+        return f"a {type(item).__name__}, not a Finding"
+    texts = (item.path, item.check, item.message, item.rule)
+    if not all(isinstance(text, str) for text in texts):
+        return "a Finding whose path, check, message or rule is not text"
+    if not all(type(number) is int for number in (item.line, item.col)):
+        return "a Finding whose line or column is not a whole number"
+    return None
+
+
+def owned(check: Check, found: Iterable[Finding] | None) -> list[Finding]:
+    """A hook's findings, each under the check whose hook returned it; a `UsageError` (the
+    check's error) when the hook returned anything else."""
+    if found is None or isinstance(found, str | bytes | Mapping):
+        raise UsageError(f"{check.name}: a hook returned {type(found).__name__}, not findings")
+    out = []
+    for item in found:
+        odd = _odd(item)
+        if odd is not None:
+            raise UsageError(f"{check.name}: a hook returned {odd}")
+        out.append(
+            item if item.check == check.name else dataclasses.replace(item, check=check.name)
+        )
+    return out
 
 
 def with_hook(checks: Iterable[Check], hook: str) -> Sequence[Check]:

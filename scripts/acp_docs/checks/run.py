@@ -76,7 +76,7 @@ def _timed(run_tool: Callable[[], BuildResult]) -> Outcome:
         return run_tool(), None, time.perf_counter() - start
     except UsageError as exc:
         return None, str(exc), time.perf_counter() - start
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a check's own code failing is that check's error
         return None, f"internal error: {type(exc).__name__}: {exc}", time.perf_counter() - start
 
 
@@ -129,6 +129,8 @@ def run(repo: Repo, names: Iterable[str] | None = None) -> list[CheckResult]:
                 check.preflight(repo)
             except UsageError as exc:
                 errors[check.name] = str(exc)
+            except (Exception, SystemExit) as exc:
+                errors[check.name] = f"internal error: {type(exc).__name__}: {exc}"
     runnable = [c for c in chosen if c.name not in errors]
     building = [c.name for c in runnable if c.needs_pages]
     outcomes: dict[str, Outcome] = {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -52,12 +53,15 @@ def from_json(doc: dict[str, Any]) -> Report:
         for f in doc["findings"]
         if isinstance(f, dict)
     ]
+    by_check: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_check.setdefault(finding.check, []).append(finding)
     results = []
     for row in doc.get("checks", []):
         if not isinstance(row, dict) or not isinstance(row.get("name"), str):
             continue
         name, error = row["name"], row.get("error")
-        mine = tuple(f for f in findings if f.check == name)
+        mine = tuple(by_check.get(name, ()))
         seconds = row.get("seconds", 0.0)
         results.append(
             CheckResult(
@@ -72,18 +76,28 @@ def from_json(doc: dict[str, Any]) -> Report:
 
 
 def load(path: Path) -> Report | None:
-    """The report at `path`, or None when the check wrote none (it stopped early)."""
+    """The report at `path`, or None when the check wrote none (it stopped early) or what is
+    there is no report. Only a regular file is read (a FIFO is never waited on)."""
     try:
-        with path.open("rb") as handle:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
             data = handle.read(MAX_REPORT + 1)
+        except OSError:
+            return None
+    try:
         doc = json.loads(data.decode("utf-8")) if len(data) <= MAX_REPORT else None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     if not isinstance(doc, dict) or not isinstance(doc.get("findings"), list):
         return None
     try:
         return from_json(doc)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError, RecursionError):
         return None
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from acp_docs.checks.registry import build_problem
 from acp_docs.core import cachedir, memo
 from acp_docs.mkdocs.state import BuildState
+from acp_docs.patches import agentmarkdown
 from acp_docs.policy import agentfiles
 from acp_docs.sources.textfile import write_atomic
 
@@ -29,6 +30,8 @@ CACHE_KIND = "agent-reviews"
 """The cache folder's entries of each agent page's review (by its text)."""
 KEPT = 2000
 """Entries kept after a build: those used last."""
+REVIEWERS = ("markdown-it-py",)
+"""The packages whose code reviews an agent page (`acp_docs.policy.agentfiles`)."""
 
 
 def _sources(state: BuildState, site: Path) -> dict[Path, str]:
@@ -73,7 +76,7 @@ def _reviewed(folder: cachedir.Folder | None, text: str, site_url: str) -> list[
     folder by its text, the site's address and the engine (the review reads nothing else)."""
     if folder is None:
         return agentfiles.review(text, None, site_url)
-    key = json.dumps([memo.engine_digest(), site_url, text])
+    key = json.dumps([memo.engine_digest(), agentmarkdown.versions(REVIEWERS), site_url, text])
     name = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest() + ".json"
     held = folder.read_json(name)
     if isinstance(held, list) and all(_is_problem(row) for row in held):

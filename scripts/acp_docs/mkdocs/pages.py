@@ -132,8 +132,7 @@ def check_content(state: BuildState, content: str, page: Any, files: Files) -> s
     own = shows.slug if shows is not None else proposal.owner(page.meta, loaded.rfds)[0]
     view = PageView(shown, text, content, loaded, own, written, tuple(state.drawn))
     for registered in registry.with_hook(state.selected.values(), "page"):
-        for finding in registry.owned(registered, registered.page(view) if registered.page else ()):
-            state.report(finding)
+        state.run_hook(registered, "page", view)
     rfd = loaded.rfd_of(page.file)
     if rfd is not None:
         content = _with_header(state, content, rfd, page, files)

@@ -184,7 +184,7 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
             for name, check in checks.items()
             if (name in chosen if chosen is not None else self.mode in check.runs_in)
         }
-        self._state = state = BuildState(checks, self.serving, selected)
+        self._state = state = BuildState(checks, self.serving, selected, self.mode)
         whole = budget.start("the build", budget.build_seconds(), _build_out_of_time)
         self._patches.callback(budget.stop, whole)
         self._patches.enter_context(folderlinks.applied())
@@ -197,7 +197,7 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
             raise PluginError(str(exc)) from None
         if self._run_sources:
             for check in registry.with_hook(selected.values(), "sources"):
-                self._run_hook(check, "sources", loaded)
+                state.run_hook(check, "sources", loaded)
         if loaded.tree.undecodable:
             raise PluginError(
                 f"{loaded.tree.undecodable[0]}: the file name is not UTF-8, and MkDocs cannot"
@@ -271,25 +271,8 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
                 nav=state.nav,
             )
             for check in site:
-                self._run_hook(check, "site", view)
+                state.run_hook(check, "site", view)
         return env
-
-    def _run_hook(self, check: registry.Check, stage: str, view: Any) -> None:
-        """Report what a check's hook finds; a hook that cannot run is its check's error
-        (`acp-docs check`) or a finding of it (a site's build or serve)."""
-        state = self.state
-        hook = getattr(check, stage)
-        try:
-            found = registry.owned(check, hook(view))
-        except UsageError as exc:
-            if self.mode == "check":
-                state.check_errors[check.name] = str(exc)
-                return
-            when = "while serving" if self.serving else "in this build"
-            message = f"{check.name} is not checked {when}: {exc}"
-            found = [Finding("mkdocs.yml", 1, 1, check.name, message, f"{check.name}/unavailable")]
-        for finding in found:
-            state.report(finding)
 
     def on_page_context(self, context: Any, page: Any, config: Any, nav: Any) -> Any:
         """Point the edit link of an RFD page at its source in rfds/; while serving, show the
@@ -304,7 +287,6 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
             urls = {
                 path: file.url_relative_to(page.file) for path, file in state.page_files.items()
             }
-            causes = registry.causes(state.checks)
             for annotator in annotators():
                 page.content = annotator(
                     page.content or "",
@@ -312,7 +294,7 @@ class AcpDocsPlugin(BasePlugin[AcpDocsConfig]):
                     mine,
                     elsewhere,
                     urls,
-                    causes,
+                    state.checks,
                 )
         pages.edit_url(state, page, config.repo_url)
         return context

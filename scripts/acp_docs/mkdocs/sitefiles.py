@@ -73,8 +73,8 @@ def vet_and_add(state: BuildState, files: Files, config: Any) -> Files:
 
 
 def _add_rfds(state: BuildState, files: Files, config: Any) -> None:
-    """Each RFD (and the template) as a page of the site; a copy in docs/ is left out (the
-    `rfds` check reports it)."""
+    """Each RFD (and the template) as a page of the site; a copy of one in docs/ is left out
+    (the `rfds` check reports it) and the RFD is published in its place."""
     loaded = state.loaded_or_fail()
     repo = loaded.repo
     pages = [r.docs_path for r in loaded.rfds]
@@ -82,8 +82,9 @@ def _add_rfds(state: BuildState, files: Files, config: Any) -> None:
     if filetree.inside(repo.root, template):
         pages.append(f"rfds/{rfds.TEMPLATE_NAME}")
     for src_uri in sorted(pages):
-        if files.get_file_from_path(src_uri) is not None:
-            continue
+        copy = files.get_file_from_path(src_uri)
+        if copy is not None:  # a copy in docs/ is never published in the RFD's place
+            files.remove(copy)
         files.append(File(src_uri, str(repo.root), config.site_dir, config.use_directory_urls))
 
 

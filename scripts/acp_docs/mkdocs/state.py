@@ -61,6 +61,8 @@ class BuildState:
     serving: bool
     selected: dict[str, Check] = field(default_factory=dict)
     """The checks whose hooks this build runs."""
+    mode: str = "build"
+    """`build`, `serve`, or `check` (a build `acp-docs check` started)."""
     loaded: Loaded | None = None
     findings: list[Finding] = field(default_factory=list)
     page_html: dict[str, str] = field(default_factory=dict)
@@ -110,6 +112,24 @@ class BuildState:
         self._reported.add(key)
         self.findings.append(finding)
         mkdocs_log.warn(finding)
+
+    def run_hook(self, check: Check, stage: str, view: Any) -> None:
+        """Report what a check's hook (`stage`: sources, page or site) finds. A hook that cannot
+        run, or fails, is its check's error under `acp-docs check`, else a finding of it; the
+        other checks go on."""
+        hook = getattr(check, stage)
+        try:
+            found = registry.owned(check, hook(view))
+        except (Exception, SystemExit) as exc:
+            said = str(exc) if isinstance(exc, UsageError) else f"{type(exc).__name__}: {exc}"
+            if self.mode == "check":
+                self.check_errors.setdefault(check.name, said)
+                return
+            when = "while serving" if self.serving else "in this build"
+            message = f"{check.name} is not checked {when}: {said}"
+            found = [Finding("mkdocs.yml", 1, 1, check.name, message, f"{check.name}/unavailable")]
+        for finding in found:
+            self.report(finding)
 
     def shown(self, file: File) -> str:
         """A file's path as findings name it: relative to the repository root."""

@@ -79,12 +79,25 @@ def diagrams_as_text(soup: Any) -> None:
         figure.replace_with(paragraph)
 
 
-def _versions() -> list[str]:
-    """The versions of the packages the conversion runs (a cached page is theirs)."""
+CONVERSION = (
+    "mkdocs-llmstxt",
+    "markdownify",
+    "beautifulsoup4",
+    "soupsieve",
+    "mdformat",
+    "mdformat-tables",
+    "markdown-it-py",
+    "wcwidth",
+)
+"""The packages whose code converts a page (with Python's own `html.parser`)."""
+
+
+def versions(names: tuple[str, ...]) -> list[str]:
+    """The versions of Python and of the packages `names` (a cached result is theirs)."""
+    import sys
     from importlib import metadata
 
-    names = ("mkdocs-llmstxt", "markdownify", "beautifulsoup4", "mdformat", "markdown-it-py")
-    found = []
+    found = [f"python {sys.version}"]
     for name in names:
         try:
             found.append(f"{name}=={metadata.version(name)}")
@@ -101,7 +114,7 @@ def remembering(generate: Callable[..., str]) -> Callable[..., str]:
     `path` is handed only to a `preprocess` module, and with one the result is not kept.
     """
     folder = cachedir.cache_dir(CACHE_KIND)
-    context = json.dumps([memo.engine_digest(), _versions()])
+    context = json.dumps([memo.engine_digest(), versions(CONVERSION)])
 
     def remembered(
         html: str,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from acp_docs.core.findings import CheckResult, Finding
 
@@ -34,9 +35,10 @@ class Report:
 
 
 Annotate = Callable[
-    [str, str, Sequence[Finding], Sequence[Finding], Mapping[str, str], frozenset[str]], str
+    [str, str, Sequence[Finding], Sequence[Finding], Mapping[str, str], Mapping[str, Any]], str
 ]
-"""(content, source, the page's findings, the others', page URLs, causes) -> the page's HTML."""
+"""(content, source, the page's findings, the others', page URLs, the build's checks by name)
+-> the page's HTML."""
 
 
 @dataclass(frozen=True)
@@ -56,4 +58,4 @@ class Reporter:
     annotate: Annotate | None = None
     """While serving, the page's HTML with its findings written in: (content, source,
     the page's findings, the other pages' failing ones, each page's URL by path, the
-    checks that are causes) -> HTML."""
+    build's checks by name) -> HTML."""

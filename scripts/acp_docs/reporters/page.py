@@ -168,18 +168,22 @@ def annotate(
     mine: Sequence[Finding],
     elsewhere: Sequence[Finding],
     page_urls: Mapping[str, str],
-    causes: frozenset[str] = frozenset(),
+    checks: Mapping[str, registry.Check] | None = None,
 ) -> str:
     """The page's HTML with a note beside each of its problems, a summary and a banner on top.
 
     `source` is the page's Markdown as written (the findings' lines are its
     lines); `page_urls` maps the path of each page to its URL relative to
-    this page, so the banner links to the notes on other pages.
+    this page, so the banner links to the notes on other pages. `checks` are
+    the build's checks (their hints, and which are causes); default: those
+    installed.
     """
     if not mine and not elsewhere:
         return content
     findings = ordered(mine)
-    checks = registry.load_checks() if findings else {}
+    if checks is None:
+        checks = registry.load_checks()
+    causes = registry.causes(checks)
     inserts: dict[int, list[str]] = {}
     placed: set[int] = set()
     if findings:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from acp_docs.reporters import Report, Reporter, github
 
@@ -60,11 +60,11 @@ def render(report: Report) -> str:
     found_by = [r.name for r in report.results if r.findings]
     errors = list(report.errors)
     if not found and not errors:
-        names = ", ".join(cell(r.name) for r in report.results)
+        names = _names(r.name for r in report.results)
         lines.append(f"All checks passed: {names}." if names else "All checks passed.")
         return "\n".join(lines) + "\n"
     if found:
-        sources = ", ".join(cell(name) for name in found_by) or "the checks"
+        sources = _names(found_by) or "the checks"
         lines += [
             f"**{len(found)} finding(s)** from {sources}:",
             "",
@@ -85,6 +85,18 @@ def render(report: Report) -> str:
         lines += ["", "**Could not run:**", ""]
         lines += _within_budget((f"- {cell(e)}" for e in errors), len(errors), "error(s)")
     return "\n".join(lines) + "\n"
+
+
+MAX_NAMES = 40
+"""Check names listed in a sentence at most (each cut to a cell's worth by `cell`)."""
+
+
+def _names(names: Iterable[str]) -> str:
+    """The checks' names, escaped, the first `MAX_NAMES` of them, with how many more."""
+    listed = list(names)
+    shown = ", ".join(cell(name, 80) for name in listed[:MAX_NAMES])
+    more = len(listed) - MAX_NAMES
+    return f"{shown} and {more} more" if more > 0 else shown
 
 
 def _within_budget(rows: Iterator[str], total: int, what: str) -> list[str]:
