@@ -28,6 +28,8 @@ from conftest import ROOT, acp, actions_step
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 ACP_DOCS = ROOT / ".venv" / "bin" / "acp-docs"
+MAKE_TEST = ("ruff check", "ruff format --check", "mypy", "pytest", "acp-docs check", "session.py")
+"""What `make test` runs, and so what the pull-request jobs must run."""
 
 
 def _summary(doc: dict, status: int) -> str:
@@ -129,28 +131,14 @@ def test_make_test_still_runs_everything_and_the_pull_request_jobs_run_all_of_it
     jobs = workflow["jobs"]
     # `make test` is what the README gives; make -n prints its commands without running them.
     plan = _make_plan("test")
-    for command in (
-        "ruff check",
-        "ruff format --check",
-        "mypy",
-        "pytest",
-        "acp-docs check",
-        "session.py",
-    ):
+    for command in MAKE_TEST:
         assert command in plan, command
     ci = "\n".join(
         _make_plan(*shlex.split(r)[1:]) if r.startswith("make ") else r
         for job in jobs.values()
         for r in _runs(job)
     )
-    for command in (
-        "ruff check",
-        "ruff format --check",
-        "mypy",
-        "pytest",
-        "acp-docs check",
-        "session.py",
-    ):
+    for command in MAKE_TEST:
         assert command in ci, f"`make test` runs {command}, no pull-request job does"
 
 
