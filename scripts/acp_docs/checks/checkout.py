@@ -68,12 +68,28 @@ class Checkout:
     """The Markdown pages of docs/ the scan allows."""
     rfds: list[Rfd]
     sources: list[SchemaSource]
-    schemas: SchemaSet | None
     schema_key: Any
     """What the merged schemas were built from (see `acp_docs.core.memo`)."""
     errors: list[LoadError] = field(default_factory=list)
     serving: bool = False
     """Loaded by `mkdocs serve`: results may be kept between rebuilds."""
+    _merged: list[SchemaSet | None] = field(default_factory=list, repr=False)
+
+    @property
+    def schemas(self) -> SchemaSet | None:
+        """The merged schemas, made at the first use (a check of RFDs alone needs none);
+        None when the merge is refused, which is then a `schema/merge` load error."""
+        if not self._merged:
+            root, sources = self.repo.root, self.sources
+            try:
+                made: SchemaSet | None = memo.remembered(
+                    "schemas", self.schema_key, lambda: SchemaSet.from_sources(root, sources)
+                )
+            except UsageError as exc:
+                self.errors.append(LoadError("schema/merge", exc))
+                made = None
+            self._merged.append(made)
+        return self._merged[0]
 
     @property
     def root(self) -> Path:
@@ -86,7 +102,8 @@ class Checkout:
         return [unusable(source) for source in self.sources if not source.usable]
 
     def errors_of(self, prefix: str) -> list[LoadError]:
-        """The load errors whose rule starts with `prefix` (`schema/`)."""
+        """The load errors whose rule starts with `prefix` (`schema/`), the merge's included."""
+        self.schemas  # noqa: B018  (the merge's error, if any, is one of them)
         return [e for e in self.errors if e.rule.startswith(prefix)]
 
     def ours(self, file: SiteFileLike) -> bool:
@@ -118,11 +135,4 @@ def load(root: Path, serving: bool = False) -> Checkout:
         tuple((s.slug, s.shown, s.channel) for s in sources),
         memo.digest_of([s.path for s in sources] + merge.base_inputs(root)),
     )
-    schemas: SchemaSet | None = None
-    try:
-        schemas = memo.remembered(
-            "schemas", schema_key, lambda: SchemaSet.from_sources(root, sources)
-        )
-    except UsageError as exc:
-        errors.append(LoadError("schema/merge", exc))
-    return Checkout(repo, tree, pages, loaded_rfds, sources, schemas, schema_key, errors, serving)
+    return Checkout(repo, tree, pages, loaded_rfds, sources, schema_key, errors, serving)

@@ -79,7 +79,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         from acp_docs.upstream import registry as upstream_checks
 
         for name in [*(args.only or []), *(args.skip or [])]:
-            if name in upstream_checks.names():
+            if name in upstream_checks.entry_names():
                 raise UsageError(f"--only/--skip {name}: an upstream check: add --upstream DIR")
         repo = Repo.load()
         names = _chosen(args, tuple(registry.load_checks(repo.root)))

@@ -19,7 +19,6 @@ from typing import Any
 
 from acp_docs.checks import registry
 from acp_docs.core.findings import Finding
-from acp_docs.markdown import blockmap
 from acp_docs.reporters import Reporter
 
 NOTE_ID = "acp-problem-{}"
@@ -180,6 +179,8 @@ def annotate(
     """
     if not mine and not elsewhere:
         return content
+    from acp_docs.markdown import blockmap  # the Markdown engine: only for a page to annotate
+
     findings = ordered(mine)
     if checks is None:
         checks = registry.load_checks()

@@ -18,13 +18,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from acp_docs.core import plugins
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
-from acp_docs.upstream.nav import Nav
-from acp_docs.upstream.scan import Scanned
-from acp_docs.upstream.tree import Tree
+
+if TYPE_CHECKING:  # only named: a command that runs no upstream check reads none of them
+    from acp_docs.upstream.nav import Nav
+    from acp_docs.upstream.scan import Scanned
+    from acp_docs.upstream.tree import Tree
 
 GROUP = "acp_docs.upstream_checks"
 
@@ -91,3 +94,8 @@ def load() -> dict[str, UpstreamCheck]:
 def names() -> tuple[str, ...]:
     """The upstream checks' names, in summary order."""
     return tuple(load())
+
+
+def entry_names() -> frozenset[str]:
+    """The names the entry points give the upstream checks, none of them loaded."""
+    return frozenset(entry.name for entry in plugins.entries(GROUP))
