@@ -342,3 +342,11 @@ def test_redirect_sources_match_as_mintlify_reads_them_however_many_there_are() 
     nav.redirects = {f"r{n}/:slug*" for n in range(20_000)} | {"a/:x/b", "exact/page"}
     assert [nav.redirected(r) for r in ("r7", "r7/z/y", "a/q/b", "exact/page")] == [True] * 4
     assert [nav.redirected(r) for r in ("a/q", "a/q/b/c", "exact", "rr7/z")] == [False] * 4
+
+
+def test_an_acp_only_check_left_out_of_a_chosen_few_is_said(tmp_path: Path) -> None:
+    root = _other_tree(tmp_path / "other")
+    status, found, said = _run(root, "--only", "upstream-examples", "upstream-nav")
+    assert status == 0, said
+    assert [f["rule"] for f in found] == ["upstream/not-acp"]
+    assert "is a Mintlify tree, but not ACP's" in said and "upstream-examples" not in said

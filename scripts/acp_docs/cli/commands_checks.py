@@ -98,9 +98,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     errors = [f"{', '.join(names)}: {error}" for error, names in failing.items()]
     emit(args, findings, results=results, errors=errors, annotate=args.min_level)
     say(f"acp-docs check: {len(results)} check(s) in {time.perf_counter() - start:.2f}s")
-    for finding in (f for r in results for f in r.findings):
-        if finding.rule == "upstream/not-acp":  # which checks ran, said plainly
-            say(printable(f"acp-docs check: {args.upstream} is {finding.message}"))
+    said_kind = {f.message for r in results for f in r.findings if f.rule == "upstream/not-acp"}
+    for kind in sorted(said_kind):  # which checks ran, said plainly
+        say(printable(f"acp-docs check: {args.upstream} is {kind}"))
     for line in _summary(results):
         say(line)
     for error in errors:

@@ -57,10 +57,14 @@ def run(
             raise UsageError(
                 f"{root}: {', '.join(asked)} only check ACP's tree, and this is {what.why}"
             )
-        names = tuple(name for name in names if not (name in checks and checks[name].acp_only))
-        read.problems.append(
-            Finding(tree.NAV_FILE, 1, 1, "upstream-files", what.why, "upstream/not-acp", "note")
-        )
+        dropped = [name for name in names if name in checks and checks[name].acp_only]
+        names = tuple(name for name in names if name not in dropped)
+        note = Finding(tree.NAV_FILE, 1, 1, "upstream-files", what.why, "upstream/not-acp", "note")
+        if "upstream-files" in names:
+            read.problems.append(note)
+        else:  # the note goes with the first check that runs: it says which did not
+            names = ("upstream-files", *names)
+            read.problems[:] = [note]
     chosen = [check for name, check in checks.items() if name in names]
     scanned: dict[str, scan.Scanned] | str = {}
     if any(check.reads_pages for check in chosen):
