@@ -416,3 +416,16 @@ def test_a_local_check_folder_holding_a_link_is_refused(repo_copy: Path, tmp_pat
     (repo_copy / "pyproject.toml").symlink_to(ROOT / "pyproject.toml")
     linked = acp(["check", "--only", "rfds"], cwd=repo_copy)
     assert linked.returncode == 2 and "pyproject.toml:1:1: is a link" in linked.stderr
+
+
+def test_a_file_prettier_cannot_read_is_a_finding_at_its_place(repo_copy: Path) -> None:
+    script = next((repo_copy / "docs").rglob("*.js"))
+    lines = script.read_text(encoding="utf-8").count("\n")
+    with script.open("a", encoding="utf-8") as out:
+        out.write("function ( {\n")
+    result = acp(["check", "--only", "format", "--format", "json"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 1, result.stderr
+    rel = script.relative_to(repo_copy).as_posix()
+    assert f'"path": "{rel}"' in result.stdout and f'"line": {lines + 1}' in result.stdout
+    assert '"rule": "format/syntax"' in result.stdout

@@ -24,6 +24,7 @@ CHECK = Check(
     summary="A file Prettier would rewrite, or a Prettier configuration the check ignores.",
     rules={
         "format": "Run `make format` (Prettier), then commit the result.",
+        "format/syntax": "Fix the syntax at the place Prettier names: it cannot read the file.",
         "format/config-file": "Remove the file: the check runs Prettier with the repository's"
         " own settings only.",
         "format/too-complex": "Unnest the lists or quotes, or close what the line opens, as"

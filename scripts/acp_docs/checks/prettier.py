@@ -282,6 +282,24 @@ def _arguments(unseen: list[str], long: dict[str, list[mdparts.Part]]) -> list[s
     return [f"./{rel}" if rel.startswith("-") else rel for rel in unseen]
 
 
+_PLACE = re.compile(r"\((?P<line>\d+):(?P<col>\d+)\)$")
+
+
+def _unparsed(repo: Repo, said: str) -> list[Finding]:
+    """Each file of the checkout Prettier could not read (a syntax error), at the place it
+    names: the file's own problem, not the tool's."""
+    found = []
+    for match in _ERROR_LINE.finditer(said):
+        rel, reason = match["path"].strip(), match["reason"].strip()
+        if rel.startswith((">", "|")) or not (repo.root / rel).is_file():
+            continue
+        place = _PLACE.search(reason)
+        line, col = (int(place["line"]), int(place["col"])) if place else (1, 1)
+        message = f"Prettier cannot read the file: {reason[:300]}"
+        found.append(Finding(rel, line, col, CHECK, message, "format/syntax"))
+    return found
+
+
 def check(repo: Repo) -> list[Finding]:
     """`prettier --check .`; each file Prettier would change, at its first changed line.
 
@@ -312,6 +330,7 @@ def check(repo: Repo) -> list[Finding]:
                 continue
             at = _first_difference(repo, command, rel)
             findings.append(Finding(rel, at, 1, CHECK, REFORMAT, "format/prettier"))
+        findings += _unparsed(repo, said)
         if result.returncode != 0 and not findings:
             tail = " ".join((result.stderr or result.stdout).strip().splitlines()[-3:])
             raise runner.ToolFailure("prettier", f"could not check the files: {tail}", FIX)
