@@ -20,6 +20,7 @@ import queue
 import secrets
 import select
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -33,6 +34,8 @@ from acp_docs.sources import jsonparse
 
 MAX_LINE = 1024 * 1024
 """The longest line of standard output taken, in bytes."""
+EXIT_WAIT = 2.0
+"""Seconds an Agent whose output ended is given to be seen exiting (`AgentProcess._status`)."""
 MAX_MESSAGES = 5000
 """The most lines (messages, blank lines) one scenario takes from the Agent."""
 MAX_BYTES = 4 * 1024 * 1024
@@ -198,8 +201,12 @@ class AgentProcess:
             ) from None
 
     def _status(self) -> str:
-        code = self.process.poll()
-        if code is None:
+        """How the Agent is, once its output ended: an Agent that closes its output as it
+        exits is given up to `EXIT_WAIT` seconds to be seen exiting (a busy machine may run
+        the reader before the exit is reaped)."""
+        try:
+            code = self.process.wait(timeout=EXIT_WAIT)
+        except subprocess.TimeoutExpired:
             return "it is still running"
         return f"it exited with status {code}" if code >= 0 else f"it was killed by signal {-code}"
 
