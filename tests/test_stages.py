@@ -429,3 +429,19 @@ def test_a_file_prettier_cannot_read_is_a_finding_at_its_place(repo_copy: Path) 
     rel = script.relative_to(repo_copy).as_posix()
     assert f'"path": "{rel}"' in result.stdout and f'"line": {lines + 1}' in result.stdout
     assert '"rule": "format/syntax"' in result.stdout
+
+
+def test_a_local_module_never_stands_in_for_an_installed_package(repo_copy: Path) -> None:
+    _local(
+        repo_copy,
+        """\
+        [tool.acp-docs.local-checks]
+        paths = ["checks"]
+        shout = "pygments:CHECK"
+        """,
+        name="pygments",
+    )
+    result = acp(["check", "--only", "rfds", "shout"], cwd=repo_copy)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "`shout = pygments:CHECK`: cannot be imported: AttributeError" in result.stderr

@@ -154,8 +154,9 @@ def entries(root: Path) -> list[Located]:
 
 
 def put_on_path(root: Path) -> None:
-    """Put the local-checks folders of `root` first on the import path (for good: a check
-    may import its own modules when its hooks run)."""
+    """Put the local-checks folders of `root` last on the import path (for good: a check
+    may import its own modules when its hooks run). Last, so a module of the checkout never
+    stands in for an installed one: a check named like one is not found, and says so."""
     found = _table(root)
     folders = [str(f) for f in _folders(root, *found)] if found is not None else []
-    sys.path[:0] = [f for f in folders if f not in sys.path]
+    sys.path.extend(f for f in folders if f not in sys.path)
