@@ -514,6 +514,7 @@ GOOD = {"text": "Run the linter"}
     "suggestions",
     [
         [GOOD, {"text": ""}],
+        [GOOD, {"text": " \u00a0\t\n"}],
         [{}, GOOD],
         [GOOD, "Run the linter"],
         [GOOD, {"text": 3}],
@@ -524,6 +525,7 @@ GOOD = {"text": "Run the linter"}
     ],
     ids=[
         "empty-text",
+        "white-space-text",
         "no-text",
         "not-an-object",
         "text-not-a-string",

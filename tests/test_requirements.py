@@ -244,3 +244,37 @@ def test_a_quote_that_names_several_sentences_binds_none(made: tuple[Path, NewRf
     quote = next(f for f in found if f["rule"] == "rfds/requirement-quote")
     assert "is in 2 sentences" in quote["message"]
     assert quote["line"] == _line(written.read_text(), "- MUST wave")
+
+
+def test_a_must_quoted_only_by_an_advisory_requirement_fails_at_its_line(
+    made: tuple[Path, NewRfd],
+) -> None:
+    _write(made, REQUIREMENTS.replace("tier: MANDATORY", "tier: ADVISORY"))
+    checkout, rfd = made
+    text = (checkout / rfd.shown).read_text()
+    found = _findings(made)
+    assert [(f["rule"], f["line"]) for f in found] == [
+        ("rfds/requirement-tier", _line(text, "- An Agent MUST wave"))
+    ], found
+    assert "(ADVISORY)" in found[0]["message"] and "MANDATORY or CAPABILITY" in found[0]["message"]
+
+
+def test_a_should_in_a_sentence_bound_as_a_must_needs_its_own_advisory_requirement(
+    made: tuple[Path, NewRfd],
+) -> None:
+    both = "\n### Rules for Agents\n\n- An Agent MUST wave when a turn ends, and SHOULD smile.\n"
+    mandatory = REQUIREMENTS.replace(
+        "      - An Agent MUST wave when a turn ends.",
+        "      - An Agent MUST wave when a turn ends",
+    )
+    _write(made, mandatory, both)
+    found = _findings(made)
+    assert [f["rule"] for f in found] == ["rfds/requirement-tier"], found
+    assert "the SHOULD of" in found[0]["message"]
+    advisory = mandatory + (
+        "  - id: SLUG/smile\n    tier: ADVISORY\n    party: agent\n    versions: [VERSION]\n"
+        "    cite: rules-for-agents\n    text: An Agent SHOULD smile.\n    binds:\n"
+        "      - and SHOULD smile\n    untested: A smile is not on the wire.\n"
+    )
+    _write(made, advisory, both)
+    assert [f["message"] for f in _findings(made)] == []

@@ -215,15 +215,15 @@ def test_the_source_of_the_checkout_in_use_decides_not_the_installed_one(
     repo_copy: Path,
 ) -> None:
     # Two checkouts share one environment (the editable install points at ROOT).
-    replace_in(repo_copy / SOURCE, "Never empty.", "Never blank.")
+    replace_in(repo_copy / SOURCE, "Never empty and never", "Never blank and never")
     copy_result = acp(["schema", "check"], cwd=repo_copy)
     assert copy_result.returncode == 1, copy_result.stderr
     assert FRAGMENT.format("v1") in copy_result.stdout
     assert '+          "description": "The suggested prompt' in copy_result.stderr
     assert acp(["schema", "check"], cwd=ROOT).returncode == 0
     assert acp(["schema", "generate"], cwd=repo_copy).returncode == 0
-    assert "Never blank." in (repo_copy / FRAGMENT.format("v2")).read_text()
-    assert "Never blank." not in (ROOT / FRAGMENT.format("v2")).read_text()
+    assert "Never blank and never" in (repo_copy / FRAGMENT.format("v2")).read_text()
+    assert "Never blank and never" not in (ROOT / FRAGMENT.format("v2")).read_text()
 
 
 def test_schema_generate_restores_a_fragment_and_removes_a_stale_one(repo_copy: Path) -> None:
@@ -368,7 +368,7 @@ def test_commands_act_on_the_repository_in_the_current_directory(repo_copy: Path
 
 @pytest.mark.build
 def test_drifted_fragment_is_a_build_warning(repo_copy: Path) -> None:
-    replace_in(repo_copy / FRAGMENT.format("v1"), "Never empty.", "Empty.")
+    replace_in(repo_copy / FRAGMENT.format("v1"), "Never empty and never", "Empty and never")
     result = run(
         ["mkdocs", "build", "--strict", "--site-dir", str(repo_copy / "site")], cwd=repo_copy
     )
@@ -427,3 +427,34 @@ def test_kept_downloads_are_the_fresh_merge_and_a_changed_source_is_merged_again
     source.write_text(text.replace("description: ", "description: Changed. ", 1), encoding="utf-8")
     changed, kept = made()
     assert kept == changed != fresh, "a changed source is merged again"
+
+
+def test_a_suggestions_text_pattern_is_ecmascripts_white_space_as_the_wire_check_reads_it(
+    tmp_path: Path,
+) -> None:
+    """The schema refuses a text of white space alone, the wire check too, with the same
+    characters, and they are the ones ECMAScript's `trim` removes (what the adapter does)."""
+    from acp_docs.prompt_suggestions.wire import WHITE_SPACE, blank
+    from acp_docs.schemalib.schemacheck import compiled
+
+    fragment = json.loads((ROOT / "schema" / "prompt-suggestions" / "v1.json").read_text())
+    program = compiled(fragment["$defs"]["PromptSuggestion"]["properties"]["text"]["pattern"])
+    # Surrogates are no text a JSON string can hold once decoded.
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    refused = {c for c in chars if program.search(c) is None}
+    assert refused == set(WHITE_SPACE)
+    assert all(blank(c * 3) for c in refused) and not blank(" x ")
+    script = (
+        "let out=[];for(let c=0;c<0x110000;c++){if(c>=0xD800&&c<=0xDFFF)continue;"
+        "if(String.fromCodePoint(c).trim()==='')out.push(c)}console.log(JSON.stringify(out))"
+    )
+    trimmed = json.loads(run(["node", "-e", script]).stdout)
+    assert {chr(c) for c in trimmed} == refused
+
+
+@pytest.mark.parametrize("version", protocols.NAMES)
+def test_the_merged_schema_refuses_a_suggestion_of_white_space_alone(merged, version) -> None:
+    validator = _validator(merged[version], "SessionUpdate")
+    for text in (" ", "\u00a0\t\n", "\u3000\ufeff"):
+        assert not validator.is_valid(_update([{"text": text}]))
+    assert validator.is_valid(_update([{"text": " Run it "}]))

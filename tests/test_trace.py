@@ -119,16 +119,27 @@ def _empty_text(lines: list[str]) -> tuple[list[str], list[int]]:
     return changed, [line]
 
 
+def _swapped(lines: list[str], a: int, b: int) -> list[str]:
+    """The lines with the messages of lines `a` and `b` (1-based) swapped, each line keeping its
+    time, so the times still go forward."""
+    changed = list(lines)
+    first, second = json.loads(lines[a - 1]), json.loads(lines[b - 1])
+    moved = first["direction"], first["message"]
+    first["direction"], first["message"] = second["direction"], second["message"]
+    second["direction"], second["message"] = moved
+    changed[a - 1], changed[b - 1] = json.dumps(first), json.dumps(second)
+    return changed
+
+
 def _early(lines: list[str]) -> tuple[list[str], list[int]]:
     suggestion = _lines_with(lines, '"prompt_suggestions"')[0]
     response = suggestion - 1
-    changed = list(lines)
-    changed[response - 1], changed[suggestion - 1] = lines[suggestion - 1], lines[response - 1]
-    return changed, [response]
+    return _swapped(lines, response, suggestion), [response]
 
 
 def _replayed(lines: list[str]) -> tuple[list[str], list[int]]:
     suggestion = lines[_lines_with(lines, '"prompt_suggestions"')[0] - 1]
+    suggestion = json.dumps({**json.loads(suggestion), "time": json.loads(lines[-1])["time"]})
     load = {
         "direction": "client-to-agent",
         "message": {
@@ -263,3 +274,69 @@ def test_a_second_prompt_while_one_is_open_leaves_nothing_in_flight(tmp_path: Pa
     path.write_text("\n".join(lines) + "\n")
     result = trace(path, "--format", "json")
     assert (8, "prompt-suggestions/after-response") in found(result), result.stdout
+
+
+def _white_space_text(lines: list[str]) -> tuple[list[str], list[int]]:
+    line = _lines_with(lines, '"prompt_suggestions"')[0]
+    changed = list(lines)
+    changed[line - 1] = changed[line - 1].replace('"Run the test suite"', '" \\u00a0\\t"', 1)
+    return changed, [line]
+
+
+def test_a_suggestion_of_white_space_alone_breaks_the_empty_text_rule(
+    recorded: list[str], tmp_path: Path
+) -> None:
+    lines, expected = _white_space_text(recorded)
+    path = tmp_path / "blank.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = trace(path, "--format", "json")
+    assert result.returncode == 1
+    assert [n for n, r in found(result) if r == "prompt-suggestions/empty-text"] == expected
+    assert "white space alone" in result.stdout
+
+
+def test_a_v1_suggestion_after_the_next_prompt_with_no_sign_the_agent_had_it_is_a_warning(
+    recorded: list[str], tmp_path: Path
+) -> None:
+    # The Agent re-sends the first turn's suggestions right after the next prompt, before any
+    # work of the new turn: at the Client this looks like a crossing on the wire, so the trace
+    # cannot convict, but it must not pass in silence either.
+    untimed = [
+        json.dumps({k: v for k, v in json.loads(x).items() if k != "time"}) for x in recorded
+    ]
+    offer = untimed[_lines_with(untimed, '"prompt_suggestions"')[0] - 1]
+    second = _lines_with(untimed, '"session/prompt"')[1]
+    lines = [*untimed[:second], offer, *untimed[second:]]
+    path = tmp_path / "crossed.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = trace(path, "--format", "json")
+    assert result.returncode == 0, result.stdout
+    report = json.loads(result.stdout)["findings"]
+    assert [(f["line"], f["rule"], f["level"]) for f in report] == [
+        (second + 1, "prompt-suggestions/after-response", "warning")
+    ]
+    text = trace(path)
+    assert f"{path.as_posix()}:{second + 1}:1:" in text.stdout
+    assert "0 problem(s), 1 warning(s)" in text.stderr + text.stdout
+    # The same session as recorded, with its times: the Agent had been quiet before the
+    # prompt only if the recording says so; either way the line is never silent.
+    timed = [*recorded[:second], offer, *recorded[second:]]
+    path.write_text("\n".join(timed) + "\n")
+    result = trace(path, "--format", "json")
+    rules = [(f["line"], f["rule"]) for f in json.loads(result.stdout)["findings"]]
+    assert (second + 1, "prompt-suggestions/after-response") in rules, result.stdout
+
+
+def test_the_reference_recording_carries_rfc_3339_times() -> None:
+    from datetime import datetime
+
+    client = session_py.ReferenceClient(legacy=False)
+
+    class Event:
+        def __init__(self) -> None:
+            self.direction = next(iter(session_py.DIRECTION))
+            self.message = {"jsonrpc": "2.0", "method": "session/cancel", "params": {}}
+
+    client.record(Event())  # type: ignore[arg-type]
+    when = json.loads(client.trace[0])["time"]
+    assert datetime.fromisoformat(when).tzinfo is not None

@@ -135,16 +135,73 @@ def test_a_late_suggestion_after_the_next_prompt_is_found_while_running(tmp_path
     assert found == [(late, "prompt-suggestions/while-idle")]
 
 
-def test_a_suggestion_in_flight_when_the_next_prompt_is_sent_is_no_finding(
+def _levels(report: str) -> list[tuple[int, str, str]]:
+    return [(f["line"], f["rule"], f["level"]) for f in json.loads(report)["findings"]]
+
+
+def test_a_suggestion_that_may_have_crossed_the_next_prompt_is_a_warning_at_its_line(
     tmp_path: Path,
 ) -> None:
     # The work had ended and an offer was allowed: the Agent may have sent this before it
-    # read the prompt, and nothing it sent since shows it has the prompt.
+    # read the prompt, or after; nothing it sent since shows it has the prompt. The trace
+    # cannot tell, so it warns, and never passes in silence.
     messages = [*opening(), *turn(2, "Fix the parser"), prompt(3, "Now the lexer")]
     messages.append(suggestions("Run the tests"))
+    crossed = len(messages)
     messages += [state("running"), response(3, {"messageId": "m3"}), state("idle")]
+    status, _found, report = run(tmp_path, messages)
+    assert status == 0, report
+    assert _levels(report) == [(crossed, "prompt-suggestions/while-idle", "warning")]
+    assert f"may have crossed the session/prompt at line {crossed - 1}" in report
+    assert "record a `time` on each line" in report and "acp-docs conform" in report
+    strict = acp(["trace", "--protocol", "v2", str(tmp_path / "session.jsonl"), "--strict"])
+    assert strict.returncode == 1
+
+
+def _timed(messages: list[dict[str, Any]], quiet_before: int, gap: float) -> None:
+    """Give every message a time, 10 ms apart, and `gap` seconds before message `quiet_before`."""
+    clock = 1000.0
+    for number, message in enumerate(messages, start=1):
+        clock += gap if number == quiet_before else 0.01
+        message["time"] = clock
+
+
+def test_times_that_show_the_agent_was_quiet_before_the_prompt_decide_the_crossing(
+    tmp_path: Path,
+) -> None:
+    messages = [*opening(), *turn(2, "Fix the parser"), prompt(3, "Now the lexer")]
+    sent = len(messages)
+    messages.append(suggestions("Run the tests"))
+    late = len(messages)
+    messages += [state("running"), response(3, {"messageId": "m3"}), state("idle")]
+    _timed(messages, sent, gap=2.0)
+    status, _found, report = run(tmp_path, messages)
+    assert (status, _levels(report)) == (1, [(late, "prompt-suggestions/while-idle", "error")])
+    # The same trace with the prompt sent 10 ms after the Agent last spoke: a crossing is
+    # possible, so it stays a warning.
+    _timed(messages, sent, gap=0.01)
+    status, _found, report = run(tmp_path, messages)
+    assert (status, _levels(report)) == (0, [(late, "prompt-suggestions/while-idle", "warning")])
+
+
+@pytest.mark.parametrize(
+    ("times", "says"),
+    [
+        (["2026-12-07T10:00:00Z", "2026-12-07T09:59:59Z"], "`time` goes back"),
+        (["2026-12-07T10:00:00Z", 5], "use one form"),
+        (["2026-12-07 10:00:00", None], "RFC 3339 date and time with its offset"),
+        ([True, None], "neither an RFC 3339 date and time nor a number"),
+    ],
+)
+def test_a_bad_time_is_a_finding_at_its_line(tmp_path: Path, times: list, says: str) -> None:
+    messages = opening()
+    for message, when in zip(messages, times, strict=False):
+        if when is not None:
+            message["time"] = when
+    bad = max(n for n, when in enumerate(times, start=1) if when is not None)
     status, found, report = run(tmp_path, messages)
-    assert (status, found) == (0, []), report
+    assert status == 1 and (bad, "trace/time") in found, report
+    assert says in report
 
 
 def test_a_suggestion_after_a_prompt_sent_while_no_offer_was_allowed_is_found(
@@ -257,7 +314,11 @@ def test_background_work_while_idle_does_not_show_the_next_prompt_was_read(
         }
     )
     messages = [*opening(), *turn(2, "Fix the parser"), prompt(3, "Now the lexer")]
-    messages += [background, suggestions("Run the tests"), state("running")]
-    messages += [response(3, {"messageId": "m3"}), state("idle")]
-    status, found, report = run(tmp_path, messages)
-    assert (status, found) == (0, []), report
+    messages += [background, suggestions("Run the tests")]
+    crossed = len(messages)
+    messages += [state("running"), response(3, {"messageId": "m3"}), state("idle")]
+    status, _found, report = run(tmp_path, messages)
+    assert (status, _levels(report)) == (
+        0,
+        [(crossed, "prompt-suggestions/while-idle", "warning")],
+    ), report

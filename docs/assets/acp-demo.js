@@ -42,7 +42,7 @@
       s !== null &&
       typeof s === "object" &&
       typeof s.text === "string" &&
-      s.text.length > 0
+      s.text.trim().length > 0
     );
   }
 

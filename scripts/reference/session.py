@@ -12,14 +12,15 @@ only while it can still be current:
   unanswered.
 - v2: the answer to `session/prompt` only acknowledges it; `state_update`
   tells when work runs. The Client drops any suggestion that arrives after it
-  sent a prompt and before the next `idle`, or while the last state it saw is
-  not `idle`, and withdraws its offer when work starts (agent-initiated work
-  too). It resumes the session with the whole history replayed.
+  sent a prompt and before it has the answer and an `idle` after that answer,
+  or while the last state it saw is not `idle`, and withdraws its offer when
+  work starts (agent-initiated work too). It resumes the session with the whole history replayed.
 
 In both, it drops any suggestion that arrives while history is replayed, and
 rejects whole an update whose `suggestions` is not a list or holds an entry
-that is not an object with a non-empty string `text`: the offer stays. Every
-message is recorded, in order, as the JSON Lines trace `acp-docs trace` reads.
+that is not an object with a string `text` holding a character that is not
+white space: the offer stays. Every message is recorded, in order and with
+the time it was seen, as the JSON Lines trace `acp-docs trace` reads.
 
     python scripts/reference/session.py --out .cache/sessions/v1.jsonl
     python scripts/reference/session.py --protocol v2 --out .cache/sessions/v2.jsonl
@@ -33,12 +34,15 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 from acp.stdio import spawn_stdio_connection
+
+from acp_docs.prompt_suggestions.wire import blank
 
 AGENT = Path(__file__).with_name("agent.py")
 DIRECTION = {
@@ -55,7 +59,7 @@ def offered_texts(suggestions: Any) -> list[str] | None:
     if not isinstance(suggestions, list):
         return None
     texts = [s.get("text") if isinstance(s, dict) else None for s in suggestions]
-    if not all(isinstance(t, str) and t for t in texts):
+    if not all(isinstance(t, str) and not blank(t) for t in texts):
         return None
     return [str(t) for t in texts]
 
@@ -92,7 +96,8 @@ class ReferenceClient:
     def record(self, event: StreamEvent) -> None:
         """Keep every message, in the order the Client saw it, and note prompts and answers."""
         message = event.message
-        line = {"direction": DIRECTION[event.direction], "message": message}
+        seen = datetime.now(UTC).isoformat(timespec="microseconds")
+        line = {"direction": DIRECTION[event.direction], "time": seen, "message": message}
         self.trace.append(json.dumps(line, ensure_ascii=False, sort_keys=True))
         key = json.dumps(message.get("id"))
         if (

@@ -9,6 +9,7 @@ from acp_docs import __version__
 from acp_docs.cli.commands_authoring import cmd_export_upstream, cmd_new
 from acp_docs.cli.commands_checks import cmd_check, cmd_format, cmd_rfds, cmd_spell
 from acp_docs.cli.commands_conform import add_parser as conform_parser
+from acp_docs.cli.commands_conform import seconds
 from acp_docs.cli.commands_report import add_parser as report_parser
 from acp_docs.cli.commands_schema import (
     cmd_examples,
@@ -22,6 +23,7 @@ from acp_docs.cli.common import missing_action
 from acp_docs.core import protocols
 from acp_docs.core.findings import LEVELS
 from acp_docs.reporters import registry
+from acp_docs.trace import SETTLE
 
 
 def _new_protocol_help() -> str:
@@ -167,6 +169,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     traced = command("trace", cmd_trace, "check recorded ACP sessions (JSON Lines)", reporting)
     traced.add_argument("--protocol", required=True, choices=protocols.NAMES)
+    traced.add_argument(
+        "--settle",
+        type=seconds,
+        default=SETTLE,
+        metavar="S",
+        help="where lines carry a `time`: a prompt sent after the Agent had been quiet this"
+        f" long left nothing of its on the wire (default: {SETTLE:g})",
+    )
+    traced.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 1) on a warning too, such as a suggestion that may have crossed a"
+        " prompt on the wire",
+    )
     traced.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
     exporting = sub.add_parser("export", help="export an RFD for another repository")

@@ -13,6 +13,7 @@ from acp_docs.cli.common import FOUND, OK, check_output, emit, say
 from acp_docs.config.repo import Repo
 from acp_docs.core import protocols
 from acp_docs.core.errors import UsageError
+from acp_docs.trace import SETTLE
 
 
 def seconds(text: str) -> float:
@@ -149,7 +150,7 @@ def add_parser(command, reporting: argparse.ArgumentParser) -> None:
     conform.add_argument(
         "--settle",
         type=seconds,
-        default=0.5,
+        default=SETTLE,
         metavar="S",
         help="how long the Agent must stay quiet before a scenario ends; what it sends"
         " meanwhile (suggestions after a turn) is judged (default: 0.5)",

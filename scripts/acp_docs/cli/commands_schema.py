@@ -166,12 +166,14 @@ def cmd_trace(args: argparse.Namespace) -> int:
     findings: list[Finding] = []
     for path in args.files:
         shown = path.as_posix()
-        findings += trace.check(path, shown, schemas, args.protocol, rules)
+        findings += trace.check(path, shown, schemas, args.protocol, rules, args.settle)
     emit(args, findings)
     version = protocols.get(args.protocol)
     held = [rule for rule in rules if rule.applies(version)]
+    errors = sum(f.fails for f in findings)
     say(
         f"{len(args.files)} trace(s) checked against the {len(held)} requirement(s) judged on"
-        f" the wire in ACP {version.name}: {len(findings)} problem(s)"
+        f" the wire in ACP {version.name}: {errors} problem(s),"
+        f" {len(findings) - errors} warning(s)"
     )
-    return FOUND if findings else OK
+    return FOUND if errors or (args.strict and findings) else OK

@@ -19,6 +19,7 @@ from typing import Any
 from acp_docs import __version__
 from acp_docs.conform.agent import AgentProcess, Broken
 from acp_docs.core.protocols import Handshake, ProtocolVersion
+from acp_docs.trace import SETTLE
 from acp_docs.trace.session import TO_AGENT, TO_CLIENT
 
 NOT_OFFERED = -32601
@@ -39,7 +40,7 @@ class Limits:
 
     timeout: float = 10.0
     scenario: float = 60.0
-    settle: float = 0.5
+    settle: float = SETTLE
     grace: float = 2.0
 
 

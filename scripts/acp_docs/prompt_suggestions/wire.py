@@ -10,8 +10,11 @@ differs between versions from the version's row (`acp_docs.core.protocols`).
 
 The messages are in the order the Client saw them. A suggestion the Agent
 sent before it received a new prompt may reach the Client after the Client
-sent that prompt; until the Agent shows it has the prompt (by work of the new
-turn, or its answer), such a suggestion is in flight and breaks nothing.
+sent that prompt. Until the Agent shows it has the prompt (by work of the new
+turn, or its answer), a suggestion may have crossed the prompt on the wire:
+it is a `Breach` that is not certain, unless the prompt was sent after the
+Agent had been quiet (`Message.settled`, from the trace's times, or
+`acp-docs conform`, which waits for quiet), which leaves nothing in flight.
 """
 
 from __future__ import annotations
@@ -20,11 +23,24 @@ from collections.abc import Iterator
 from typing import Any
 
 from acp_docs.core.protocols import ProtocolVersion
+from acp_docs.requirements.rules import Breach
 from acp_docs.trace.session import TO_AGENT, TO_CLIENT, Message, json_key
 
 TAG = "prompt_suggestions"
 LEGACY_KEY = "promptSuggestions"
 IDLE = "idle"
+WHITE_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + ("\u2028\u2029\u202f\u205f\u3000\ufeff")
+)
+"""ECMAScript's white space (what `String.prototype.trim` removes): the class the schema's
+`pattern` for a suggestion's text excludes."""
+
+
+def blank(text: str) -> bool:
+    """True for a text that is empty or white space alone: one the schema refuses."""
+    return not text.strip(WHITE_SPACE)
 
 
 def update_of(message: Message) -> dict[str, Any] | None:
@@ -67,12 +83,14 @@ def capability(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
 
 
 def empty_text(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
-    """No suggestion with empty text."""
+    """No suggestion whose text is empty or white space alone."""
     for message, update in _suggestions(messages):
         entries = update.get("suggestions")
         for index, entry in enumerate(entries if isinstance(entries, list) else []):
-            if isinstance(entry, dict) and entry.get("text") == "":
-                yield message.line, f"suggestion {index} has empty text"
+            text = entry.get("text") if isinstance(entry, dict) else None
+            if isinstance(text, str) and blank(text):
+                what = "empty text" if not text else "a text of white space alone"
+                yield message.line, f"suggestion {index} has {what}"
 
 
 def _open_requests(messages: list[Message], methods: tuple[str, ...], replaying: bool = False):
@@ -151,20 +169,21 @@ def _shows_work(message: Message, version: ProtocolVersion) -> bool:
 
 
 class _Prompts:
-    """Per session: the prompts sent and not yet answered, and whether a suggestion that
-    arrives now may have been sent before the Agent read the newest of them (in flight)."""
+    """Per session: the prompts sent and not yet answered, and the prompt a suggestion that
+    arrives now may have crossed on the wire (sent before the Agent read it: in flight)."""
 
     def __init__(self, version: ProtocolVersion) -> None:
         self.version = version
         self.open: dict[str, dict[int, int]] = {}
-        self.in_flight: set[str] = set()
+        self.in_flight: dict[str, int] = {}
 
     def sent(self, message: Message, offer_allowed: bool) -> str:
         """Note a `session/prompt` sent while an offer was (or was not) allowed; its
-        session. A prompt sent while another is open leaves nothing in flight."""
+        session. A prompt sent while another is open, or after the Agent had been quiet,
+        leaves nothing in flight."""
         session = _session(message)
-        if offer_allowed and self.first(session) is None:
-            self.in_flight.add(session)
+        if offer_allowed and self.first(session) is None and message.settled is not True:
+            self.in_flight[session] = message.line
         self.open.setdefault(session, {})[id(message)] = message.line
         return session
 
@@ -175,15 +194,27 @@ class _Prompts:
             return None
         session = _session(request)
         self.open.get(session, {}).pop(id(request), None)
-        self.in_flight.discard(session)
+        self.in_flight.pop(session, None)
         return session
 
     def seen(self, message: Message) -> str:
         """Note any other message; its session. Work on the prompt ends what was in flight."""
         session = _session(message)
         if _shows_work(message, self.version):
-            self.in_flight.discard(session)
+            self.in_flight.pop(session, None)
         return session
+
+    def crossing(self, message: Message, session: str, breaks: str) -> Breach | None:
+        """For a suggestion of `session` that arrives now: an uncertain `Breach` when it may
+        have crossed a prompt on the wire, else None."""
+        prompt = self.in_flight.get(session)
+        if prompt is None:
+            return None
+        said = (
+            f"prompt_suggestions may have crossed the session/prompt at line {prompt} on the"
+            f" wire: nothing shows the Agent had that prompt yet ({breaks} otherwise)"
+        )
+        return Breach(message.line, said, certain=False)
 
     def first(self, session: str) -> int | None:
         """The line of the session's oldest unanswered prompt, if any."""
@@ -191,9 +222,12 @@ class _Prompts:
         return min(lines.values()) if lines else None
 
 
-def after_response(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
+def after_response(
+    messages: list[Message], version: ProtocolVersion
+) -> Iterator[tuple[int, str] | Breach]:
     """Where the response ends the turn (v1): suggestions after it, never while a prompt is
-    open, unless they were in flight (sent for the turn that ended before the prompt came)."""
+    open; one that may have been in flight (sent for the turn that ended before the prompt
+    came) is an uncertain breach."""
     prompts = _Prompts(version)
     ended: set[str] = set()
     """The sessions with a turn that has ended: its suggestions may be on their way."""
@@ -211,14 +245,18 @@ def after_response(messages: list[Message], version: ProtocolVersion) -> Iterato
         if update is None or update.get("sessionUpdate") != TAG:
             continue
         line = prompts.first(session)
-        if line is not None and session not in prompts.in_flight:
-            yield (
-                message.line,
-                f"prompt_suggestions sent while the session/prompt at line {line} is unanswered",
-            )
+        if line is None:
+            continue
+        crossing = prompts.crossing(message, session, "sent while a session/prompt is open")
+        yield crossing or (
+            message.line,
+            f"prompt_suggestions sent while the session/prompt at line {line} is unanswered",
+        )
 
 
-def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
+def while_idle(
+    messages: list[Message], version: ProtocolVersion
+) -> Iterator[tuple[int, str] | Breach]:
     """Where the state update ends work (v2): suggestions only once every prompt is answered
     and an idle has followed the last answer.
 
@@ -228,8 +266,9 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
     the answer to its prompt and an `idle` after that answer, so the Agent's
     rule is the same: an `idle` before the answer ends nothing the Client can
     see, and an answer (an error included) is followed by an `idle` before any
-    offer. A prompt sent while an offer was allowed leaves the suggestions
-    already on their way in flight, until the Agent shows it has the prompt.
+    offer. A prompt sent while an offer was allowed may be crossed by the
+    suggestions already on their way, until the Agent shows it has the prompt:
+    such a suggestion is an uncertain breach.
     """
     prompts = _Prompts(version)
     busy: dict[str, tuple[str, int]] = {}
@@ -259,8 +298,10 @@ def while_idle(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
                     ended.add(session)
             else:
                 busy[session] = (f"state {state!r}", message.line)
-        elif kind != TAG or session in prompts.in_flight:
+        elif kind != TAG:
             continue
+        elif crossing := prompts.crossing(message, session, "sent during foreground work"):
+            yield crossing
         elif (line := prompts.first(session)) is not None:
             yield (
                 message.line,

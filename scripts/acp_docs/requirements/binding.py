@@ -4,8 +4,11 @@ Every requirement cites a heading the RFD has (its anchor as the site makes
 it), and each of its quotes is found in exactly one sentence of the RFD, so a
 quote cannot bind what it does not name. Every normative sentence of the RFD,
 wherever it stands, is quoted by some requirement, judged on the wire or
-marked `untested` with its reason. A requirement judged on the wire has the
-check its RFD's wire module registers under its id, and every registered
+marked `untested` with its reason, and by one of the tier its keywords call
+for: a MUST, SHALL or REQUIRED by a MANDATORY or CAPABILITY requirement, a
+SHOULD or RECOMMENDED by an ADVISORY one, so that no rule is weakened by the
+tier of the requirement that quotes it. A requirement judged on the wire has
+the check its RFD's wire module registers under its id, and every registered
 check has its requirement.
 """
 
@@ -16,10 +19,18 @@ from collections.abc import Iterable, Mapping
 from acp_docs.core.findings import Finding
 from acp_docs.markdown.blocks import Heading, headings
 from acp_docs.markdown.rawhtml import Anchor
-from acp_docs.requirements.model import FILE_NAME, RequirementSet
+from acp_docs.requirements.model import FILE_NAME, VERDICT_TIERS, RequirementSet
 from acp_docs.requirements.sentences import every_sentence, plain
 
 CHECK = "rfds"
+TIER_OF = {
+    "MUST": VERDICT_TIERS,
+    "SHALL": VERDICT_TIERS,
+    "REQUIRED": VERDICT_TIERS,
+    "SHOULD": ("ADVISORY",),
+    "RECOMMENDED": ("ADVISORY",),
+}
+"""The tiers a requirement that quotes a sentence with each keyword may have."""
 
 
 def heading_anchors(text: str, anchors: list[Anchor]) -> dict[str, Heading]:
@@ -58,7 +69,8 @@ def lint(
         out.append(Finding(reqs.shown, reqs.line_of(pointer), 1, CHECK, message, f"{CHECK}/{rule}"))
 
     said = every_sentence(text)
-    quoted: set[int] = set()
+    quoted: dict[int, list[tuple[str, str]]] = {}
+    """Each quoted sentence: the (id, tier) of every requirement that quotes it."""
     for index, req in enumerate(reqs.requirements):
         where = f"/requirements/{index}"
         if req.cite not in anchors:
@@ -72,7 +84,7 @@ def lint(
             words = plain(quote)
             found = [i for i, s in enumerate(said) if words and words in s.text]
             if len(found) == 1:
-                quoted.add(found[0])
+                quoted.setdefault(found[0], []).append((req.id, req.tier))
                 continue
             why = "is not a sentence of" if not found else f"is in {len(found)} sentences of"
             at_file(
@@ -95,6 +107,22 @@ def lint(
                     f"{CHECK}/unbound-rule",
                 )
             )
+        for keyword in sorted(sentence.keywords) if index in quoted else ():
+            binders = quoted[index]
+            if not any(tier in TIER_OF[keyword] for _id, tier in binders):
+                named = ", ".join(f"{rid} ({tier})" for rid, tier in binders)
+                out.append(
+                    Finding(
+                        shown,
+                        sentence.line,
+                        1,
+                        CHECK,
+                        f'the {keyword} of "{_short(sentence.text)}" is quoted only by {named}:'
+                        f" a {keyword} is {' or '.join(TIER_OF[keyword])}; give it a requirement"
+                        " of that tier, or say it in other words",
+                        f"{CHECK}/requirement-tier",
+                    )
+                )
     registered = set(checks)
     for index, req in enumerate(reqs.requirements):
         if req.judged is not None and req.id not in registered:

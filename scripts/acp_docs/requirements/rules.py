@@ -3,8 +3,10 @@
 An RFD whose rules can be judged from the messages of a session registers a
 mapping of requirement id to check under the entry-point group
 `acp_docs.wire_checks`, named after the RFD's slug. A check takes the
-messages of a session and the version's row and yields (line, message) for
-every message that breaks the requirement. What the requirement says, where
+messages of a session and the version's row and yields (line, message), or a
+`Breach`, for every message that breaks the requirement; a `Breach` that is
+not `certain` is one the messages cannot settle (a suggestion that may have
+crossed a prompt on the wire), which `trace` reports as a warning. What the requirement says, where
 it holds and where the RFD states it come from `requirements.yaml`: the code
 holds only what cannot be data.
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from acp_docs.core.errors import LocatedError
 from acp_docs.core.plugins import load_group
@@ -21,9 +23,20 @@ from acp_docs.core.protocols import ProtocolVersion
 from acp_docs.requirements.model import Requirement, RequirementSet
 
 GROUP = "acp_docs.wire_checks"
-Check = Callable[[list[Any], ProtocolVersion], Iterable[tuple[int, str]]]
+
+
+class Breach(NamedTuple):
+    """A message that breaks a requirement: its line, what broke, and whether the messages
+    prove it (`certain`) or only allow it (the order the Client saw may not be the Agent's)."""
+
+    line: int
+    message: str
+    certain: bool = True
+
+
+Check = Callable[[list[Any], ProtocolVersion], Iterable[tuple[int, str] | Breach]]
 """A check: the messages of a session (`acp_docs.trace.session.Message`s) and the version's
-row in, (line, what broke) out for each message that breaks its requirement."""
+row in, (line, what broke) or a `Breach` out for each message that breaks its requirement."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +69,10 @@ class Rule:
     def applies(self, version: ProtocolVersion) -> bool:
         """True when the requirement holds in `version`."""
         return version.name in self.requirement.versions
+
+    def breaches(self, messages: list[Any], version: ProtocolVersion) -> list[Breach]:
+        """Every `Breach` the check finds in `messages`, a plain (line, message) as certain."""
+        return [Breach(*found) for found in self.check(messages, version)]
 
 
 def _refuse(value: Mapping[Any, Any], name: str) -> str | None:

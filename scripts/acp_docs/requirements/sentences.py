@@ -59,6 +59,11 @@ class Sentence:
         """True when the sentence states a rule (a BCP 14 keyword in capitals)."""
         return NORMATIVE.search(self.seen or self.text) is not None
 
+    @property
+    def keywords(self) -> frozenset[str]:
+        """The BCP 14 keywords it states, as a reader sees them."""
+        return frozenset(NORMATIVE.findall(self.seen or self.text))
+
 
 def plain(text: str) -> str:
     """`text` as compared: link text without its target, no code or emphasis marks, single

@@ -1,19 +1,29 @@
 """JSON written the way Prettier prints it, so generated files pass `format:check` as written.
 
 Objects are always expanded, one member per line; an array of scalars stays
-on one line when it fits in the print width, and is expanded otherwise.
+on one line when it fits in the print width, and is expanded otherwise. A
+character a reader cannot see (white space other than the space, a control or
+format character) is written as its escape, so no generated file hides one.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 PRINT_WIDTH = 80
 
 
+def _shown(char: str) -> str:
+    if char == " " or unicodedata.category(char)[0] not in "ZC":
+        return char
+    return json.dumps(char)[1:-1]
+
+
 def _scalar(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False)
+    return "".join(_shown(c) for c in text) if isinstance(value, str) else text
 
 
 def _dump(value: Any, indent: int, column: int) -> str:

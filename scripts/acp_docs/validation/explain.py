@@ -148,9 +148,12 @@ def explain(
     """
     problems: list[Problem] = []
     places: list[tuple[Any, ...]] = []
-    for error in validator.iter_errors(payload):
-        for cause in _relevant(error):
-            place = tuple(cause.absolute_path)
-            problems.append(Problem(prefix + ptr.format(place), _message(cause)))
-            places.append(place)
+    causes = [cause for error in validator.iter_errors(payload) for cause in _relevant(error)]
+    too_short = {tuple(c.absolute_path) for c in causes if c.validator == "minLength"}
+    for cause in causes:
+        place = tuple(cause.absolute_path)
+        if cause.validator == "pattern" and place in too_short:
+            continue  # a string too short for the pattern too: its length says it plainly
+        problems.append(Problem(prefix + ptr.format(place), _message(cause)))
+        places.append(place)
     return tuple(dict.fromkeys(problems)), places
