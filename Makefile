@@ -20,7 +20,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Compiled Python is never taken from the cache folder (anyone may have written it):
 # the packages' bytecode is in .venv, this project's is compiled by `make setup`.
 
-.PHONY: setup system-deps serve build test test-fast check lint format lock bench bench-upstream clean session
+.PHONY: setup system-deps serve build test test-fast check lint format lock bench bench-upstream clean session conform-scorecard
 
 setup: $(PY_STAMP) $(NODE_STAMP) system-deps
 	@$(BIN)/python -m compileall -q scripts/acp_docs >/dev/null 2>&1 || true
@@ -104,6 +104,12 @@ session: setup
 	$(BIN)/acp-docs trace --protocol v1 $(SESSIONS)/v1.jsonl $(SESSIONS)/v1-legacy.jsonl
 	$(BIN)/python scripts/reference/session.py --protocol v2 --out $(SESSIONS)/v2.jsonl
 	$(BIN)/acp-docs trace --protocol v2 $(SESSIONS)/v2.jsonl
+
+# acp-docs conform on Agents people run (pinned, from PyPI and npm, without credentials),
+# compared with scripts/scorecard.yaml; not part of `make test` (it needs the registries).
+# WRITE=1 records the run as expected and on the Conformance page.
+conform-scorecard: setup
+	$(BIN)/python scripts/conform_scorecard.py $(if $(WRITE),--write)
 
 # Each figure printed next to its target, OVER when it misses it: check warm
 # and cold and on growing RFDs, 5,000 example blocks, the fast test tier, a save

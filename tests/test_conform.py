@@ -89,6 +89,12 @@ BROKEN = [
     ("v2", "replay", "prompt-suggestions/replay"),
     ("v1", "after-response", "prompt-suggestions/after-response"),
     ("v2", "while-idle", "prompt-suggestions/while-idle"),
+    # The broken-stale Agent: the last turn's suggestions again, the moment a prompt arrives.
+    ("v1", "stale-resend", "prompt-suggestions/after-response"),
+    ("v2", "stale-resend", "prompt-suggestions/while-idle"),
+    # Suggestions right after the replay's answer are replayed history too.
+    ("v1", "replay-after", "prompt-suggestions/replay"),
+    ("v2", "replay-after", "prompt-suggestions/replay"),
     ("v1", "invalid-update", "conform/session"),
     ("v2", "invalid-update", "conform/session"),
 ]
@@ -190,7 +196,7 @@ def test_nothing_the_agent_started_outlives_the_run(tmp_path: Path) -> None:
     ended = {s["ended"] for s in report["scenarios"]}
     assert ended == {"killed (SIGKILL): it ignored its closed input and SIGTERM"}
     started = [int(p) for p in pids.read_text().split()]
-    assert len(started) == len(report["scenarios"])
+    assert len(started) == len(report["scenarios"]) + 1  # and the one asked for its version
     assert all(_gone(pid) for pid in started)
 
 
@@ -212,7 +218,9 @@ def test_bad_usage_exits_2_with_a_clear_error(args: list[str], said: str) -> Non
     assert said in result.stderr
 
 
-def test_failures_are_sarif_results_at_their_requirement(tmp_path: Path) -> None:
+def test_failures_are_sarif_results_that_name_the_requirement_at_the_agents_file(
+    tmp_path: Path,
+) -> None:
     result = acp(
         [
             "conform",
@@ -229,7 +237,10 @@ def test_failures_are_sarif_results_at_their_requirement(tmp_path: Path) -> None
     results = json.loads(result.stdout)["runs"][0]["results"]
     assert {r["ruleId"] for r in results} == {"prompt-suggestions/after-response"}
     where = results[0]["locations"][0]["physicalLocation"]
-    assert where["artifactLocation"]["uri"].endswith("/requirements.yaml")
+    # The Agent's repository has no requirements.yaml: the finding is at the Agent's own file.
+    assert where["artifactLocation"]["uri"] == "tests/data/conform_agent.py"
+    said = results[0]["message"]["text"]
+    assert "prompt-suggestions/after-response (CAPABILITY)" in said and "conform_agent.py" in said
     assert "VERDICT: NOT CONFORMANT" in result.stderr
 
 
@@ -260,7 +271,7 @@ def test_a_process_the_agent_started_in_a_session_of_its_own_is_ended_too(
     assert status == 0, out  # it keeps every rule; what it started keeps its output open
     assert all("outside its group were killed" in s["ended"] for s in report["scenarios"])
     started = [int(p) for p in pids.read_text().split()]
-    assert len(started) == len(report["scenarios"])
+    assert len(started) == len(report["scenarios"]) + 1  # and the one asked for its version
     assert all(_gone(pid) for pid in started)
 
 
@@ -277,3 +288,177 @@ def test_an_agent_that_stops_reading_its_input_ends_the_scenario(tmp_path: Path)
         r == "the Agent did not read its standard input for 3 s" or "wrote more than" in r
         for r in reasons
     ), reasons
+
+
+INCONCLUSIVE = 3
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_an_agent_that_needs_a_login_is_inconclusive_never_a_rule_failure(
+    tmp_path: Path, version: str
+) -> None:
+    status, report, out, _ = conform(tmp_path, version, *fixture(version, "--act", "auth-gated"))
+    assert status == INCONCLUSIVE, out
+    assert report["verdict"]["blocked_by_auth"] is True
+    assert report["verdict"]["conformant"] is False
+    assert report["verdict"]["outcome"] == "INCONCLUSIVE"
+    assert "FAIL" not in outcomes(report).values(), out
+    assert "VERDICT: INCONCLUSIVE" in out and "blocked by authentication" in out
+    # Given the login, the same Agent is judged, and keeps every rule.
+    status, report, out, _ = conform(
+        tmp_path,
+        version,
+        *fixture(version, "--act", "auth-gated"),
+        options=("--auth-method", "fixture-login"),
+    )
+    assert status == 0, out
+
+
+def test_the_agents_answer_decides_the_version_judged(tmp_path: Path) -> None:
+    status, report, out, _ = conform(tmp_path, "v2", *fixture("v2", "--act", "v1-only"))
+    assert status == 0, out
+    assert report["protocol_version"] == 1 and report["requested_protocol"] == "v2"
+    assert "asked for ACP v2, the Agent answered ACP v1: judged as ACP v1" in out
+    assert "prompt-suggestions/capability" in outcomes(report)  # a v1 requirement
+
+
+def test_a_version_no_one_knows_is_inconclusive(tmp_path: Path) -> None:
+    status, report, out, _ = conform(tmp_path, "v1", *fixture("v1", "--act", "unknown-version"))
+    assert status == INCONCLUSIVE, out
+    assert report["verdict"]["blocked_by_version_mismatch"] is True
+    assert "FAIL" not in outcomes(report).values()
+
+
+@pytest.mark.parametrize(
+    ("version", "act"),
+    [
+        ("v1", "extensions"),
+        ("v2", "extensions"),
+        ("v1", "cancel-first"),
+        ("v2", "cancel-first"),
+        ("v1", "permission"),
+        ("v2", "permission"),
+    ],
+)
+def test_what_real_agents_do_within_acp_is_conformant(
+    tmp_path: Path, version: str, act: str
+) -> None:
+    """Extension traffic both ways, a prompt cancelled before insertion (an error in v2),
+    and permission requests (answered, `cancelled` in a cancelled turn) break nothing."""
+    status, report, out, _ = conform(tmp_path, version, *fixture(version, "--act", act))
+    assert status == 0, out
+    assert outcomes(report)["conform/session"] == "PASS", out
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_turns_that_end_in_an_error_are_inconclusive_not_completed(
+    tmp_path: Path, version: str
+) -> None:
+    status, report, out, _ = conform(tmp_path, version, *fixture(version, "--act", "error-turns"))
+    assert status == INCONCLUSIVE, out
+    turns = [s for s in report["scenarios"] if s["name"] != "without-capability"]
+    assert turns and all(s["status"] == "blocked" for s in turns), report["scenarios"]
+    assert "FAIL" not in outcomes(report).values()
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_a_slow_but_correct_suggester_is_conformant(tmp_path: Path, version: str) -> None:
+    status, report, out, _ = conform(
+        tmp_path, version, *fixture(version, "--act", "slow"), options=("--settle", "1")
+    )
+    assert status == 0, out
+    assert outcomes(report)["prompt-suggestions/empty-text"] == "PASS", out
+
+
+def test_the_legacy_form_alone_offers_nothing_the_offer_rules_judge(tmp_path: Path) -> None:
+    status, report, out, _ = conform(tmp_path, "v1", *fixture("v1", "--act", "legacy-only"))
+    assert status == 0, out
+    offer = outcomes(report)
+    assert offer["prompt-suggestions/empty-text"] == "SKIPPED"
+    assert offer["prompt-suggestions/after-response"] == "SKIPPED"
+
+
+def test_expected_failures_gate_on_regressions_and_stale_entries_fail(tmp_path: Path) -> None:
+    expected = tmp_path / "expected.yaml"
+    expected.write_text("agent:\n  - prompt-suggestions/after-response\n")
+    status, report, out, _ = conform(
+        tmp_path,
+        "v1",
+        *fixture("v1", "--break", "stale-resend"),
+        options=("--expected-failures", str(expected)),
+    )
+    assert status == 0, out
+    assert "expected, not counted: prompt-suggestions/after-response" in out
+    status, report, out, _ = conform(
+        tmp_path, "v1", *fixture("v1"), options=("--expected-failures", str(expected))
+    )
+    assert status == 1, out
+    assert report["verdict"]["stale_expected_failures"] == ["prompt-suggestions/after-response"]
+    expected.write_text("agent:\n  - prompt-suggestions/no-such-rule\n")
+    result = acp(["conform", "--expected-failures", str(expected), "--", *fixture("v1")])
+    assert result.returncode == 2 and "no-such-rule" in result.stderr
+
+
+def test_the_json_report_reads_as_acp_tcks_and_the_json_format_has_the_verdict(
+    tmp_path: Path,
+) -> None:
+    status, report, _out, _ = conform(tmp_path, "v2", *fixture("v2", "--break", "while-idle"))
+    assert status == 1
+    # What acp-tck's cross-check-summary.py reads, with the types it needs.
+    assert isinstance(report["protocol_version"], int) and report["protocol_version"] == 2
+    for requirement in report["requirements"]:
+        assert isinstance(requirement["id"], str) and isinstance(requirement["status"], str)
+        for test in requirement["tests"]:
+            assert {"nodeid", "status", "duration_s"} <= set(test)
+    verdict = report["verdict"]
+    assert verdict["conformant"] is False and verdict["blocked_by_auth"] is False
+    assert set(verdict["tier_counts"]["MANDATORY"]) == {"PASS", "FAIL", "SKIPPED", "NOT_TESTED"}
+    for key in ("tck_version", "schema_revision", "agent_capabilities", "agent_command"):
+        assert key in report
+    failing = next(r for r in report["requirements"] if r["status"] == "FAIL")
+    test = next(t for t in failing["tests"] if t["status"] == "FAIL")
+    assert test["transcript"] and {"dir", "t", "raw"} <= set(test["transcript"][0])
+    result = acp(["conform", "--settle", "0.05", "--format", "json", "--", *fixture("v1")])
+    assert json.loads(result.stdout)["verdict"]["outcome"] == "CONFORMANT"
+
+
+def test_an_agent_that_never_answers_initialize_is_not_said_to_lack_a_capability(
+    tmp_path: Path,
+) -> None:
+    silent = (sys.executable, "-c", "import time; time.sleep(600)")
+    status, report, out, _ = conform(
+        tmp_path, "v1", *silent, options=("--startup-timeout", "0.5", "--scenario", "two-turns")
+    )
+    assert status == 1, out  # it hangs: the session is broken
+    gated = next(r for r in report["requirements"] if r["id"] == "prompt-suggestions/empty-text")
+    assert "never answered initialize" in gated["reason"], gated
+
+
+def test_the_report_is_never_written_through_a_link_made_during_the_run(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep me\n")
+    report = tmp_path / "report.json"
+    # The Agent turns the report path into a link while it runs.
+    code = (
+        "import os, sys, json\n"
+        f"os.symlink({str(target)!r}, {str(report)!r})\n"
+        "for line in sys.stdin: pass\n"
+    )
+    result = acp(
+        [
+            "conform",
+            "--startup-timeout",
+            "0.5",
+            "--scenario",
+            "two-turns",
+            "--report-json",
+            str(report),
+            "--",
+            sys.executable,
+            "-c",
+            code,
+        ]
+    )
+    no_traceback(result)
+    assert result.returncode == 2 and "symlink" in result.stderr
+    assert target.read_text() == "keep me\n"

@@ -322,3 +322,28 @@ def test_background_work_while_idle_does_not_show_the_next_prompt_was_read(
         0,
         [(crossed, "prompt-suggestions/while-idle", "warning")],
     ), report
+
+
+def test_extension_and_protocol_methods_go_either_way_with_their_direction(
+    tmp_path: Path,
+) -> None:
+    def notify(direction: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        body = {"jsonrpc": "2.0", "method": method, "params": params}
+        return {"direction": direction, "message": body}
+
+    ask = {"jsonrpc": "2.0", "id": 50, "method": "_vendor/ask", "params": {}}
+    refused = {"jsonrpc": "2.0", "id": 50, "error": {"code": -32601, "message": "no"}}
+    messages = [
+        *opening(),
+        notify(TO_CLIENT, "_auth/status_update", {"authStatus": {"kind": "none"}}),
+        {"direction": TO_CLIENT, "message": ask},
+        {"direction": TO_AGENT, "message": refused},
+        notify(TO_CLIENT, "$/cancel_request", {"requestId": 7}),
+        *turn(2, "Fix the parser"),
+    ]
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (0, []), report
+    # A plain line cannot say which way an extension went.
+    messages.append({"jsonrpc": "2.0", "method": "_vendor/ping", "params": {}})
+    status, found, report = run(tmp_path, messages)
+    assert (status, found) == (1, [(len(messages), "trace/direction")]), report

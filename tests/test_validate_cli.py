@@ -173,3 +173,20 @@ def test_outside_a_checkout_exits_2(fixtures: Path, tmp_path: Path) -> None:
     result = _validate("--protocol", "v1", "--def", "SessionUpdate", str(path), cwd=tmp_path)
     assert result.returncode == 2
     assert "no mkdocs.yml" in result.stderr
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_extension_methods_are_valid_messages_in_both_versions(
+    tmp_path: Path, version: str
+) -> None:
+    notification = tmp_path / "status.json"
+    notification.write_text(
+        '{"jsonrpc": "2.0", "method": "_auth/status_update", "params": {"authStatus": {}}}'
+    )
+    request = tmp_path / "ask.json"
+    request.write_text('{"jsonrpc": "2.0", "id": 3, "method": "_vendor/ask", "params": {}}')
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text('{"jsonrpc": "2.0", "method": "vendor/ask", "params": {}}')
+    result = _validate("--protocol", version, str(notification), str(request))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert _validate("--protocol", version, str(unknown)).returncode == 2

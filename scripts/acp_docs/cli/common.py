@@ -68,6 +68,30 @@ def check_output(path: Path) -> None:
         raise UsageError(f"{path}: refusing to write: {parent} is not an existing folder")
 
 
+def write_output(path: Path, text: str) -> None:
+    """Write `text` to an --output file at the moment of writing, safely: never through a
+    link, never into what is not a regular file (whatever the path became meanwhile)."""
+    import errno
+    import os
+    import stat
+
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        why = "it is a symlink" if exc.errno == errno.ELOOP else exc.strerror
+        raise UsageError(f"{path}: refusing to write: {why}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError(f"{path}: refusing to write: not a regular file")
+        os.ftruncate(fd, 0)
+        data = text.encode("utf-8")
+        while data:
+            data = data[os.write(fd, data) :]
+    finally:
+        os.close(fd)
+
+
 def findings_command(args: argparse.Namespace, findings: list[Finding], what: str) -> int:
     """Print `findings`, say how many `what` found; the exit status they give."""
     emit(args, findings)

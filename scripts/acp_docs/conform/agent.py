@@ -23,7 +23,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,10 +104,12 @@ def _chunks(fd: int, stop: threading.Event) -> Iterator[bytes]:
 class AgentProcess:
     """One run of the Agent's command, for one scenario."""
 
-    def __init__(self, argv: Sequence[str], cwd: Path, grace: float) -> None:
+    def __init__(
+        self, argv: Sequence[str], cwd: Path, grace: float, env: Mapping[str, str] | None = None
+    ) -> None:
         self.grace = grace
         self.mark = secrets.token_hex(16)
-        env = {MARK: self.mark}
+        env = {**(env or {}), MARK: self.mark}
         self.process = runner.start_conversation(TOOL, argv, cwd=cwd, fix=FIX, env=env)
         self.lines: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.stderr = _Stderr()

@@ -9,18 +9,32 @@ once per requirement and scenario.
 A scenario's transcript is a trace: its messages are numbered as the lines of
 the JSON Lines `acp-docs trace` reads, and a failure names its line, as the
 checks' own messages do.
+
+The JSON report has the keys of acp-tck's report (`tck_version`,
+`protocol_version` as a number, `schema_revision`, `agent_command`,
+`agent_info`, `agent_capabilities`, per-requirement `tests` with `nodeid`,
+`status` and `duration_s`, and `verdict` with `conformant`, `tier_counts`,
+`blocked_by_auth` and `blocked_by_version_mismatch`), so the tools that read
+acp-tck's reports read it unchanged; `verdict.outcome` says CONFORMANT, NOT
+CONFORMANT or INCONCLUSIVE, and `verdict.reason` why. Findings (`--format`)
+name the requirement and the Agent's command, at the Agent's own file where the
+command names one (its repository has no `requirements.yaml`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from acp_docs import __version__
+from acp_docs.conform.client import AUTH, VERSION
 from acp_docs.conform.run import (
     FAIL,
+    INCONCLUSIVE,
     NOT_TESTED,
     PASS,
     SESSION,
@@ -31,7 +45,7 @@ from acp_docs.conform.run import (
 )
 from acp_docs.core.escaping import printable, unicode_data
 from acp_docs.core.findings import Finding
-from acp_docs.requirements.model import TIERS, RequirementSet
+from acp_docs.requirements.model import TIERS
 
 STATUSES = (PASS, FAIL, SKIPPED, NOT_TESTED)
 MESSAGE_KEPT = 16 * 1024
@@ -51,6 +65,11 @@ def table(result: Result) -> list[str]:
     version = result.version.name
     agent = " ".join(result.argv)
     lines = [f"acp-docs conform: ACP {version}, Agent: {agent}"]
+    if result.requested is not None:
+        lines.append(
+            f"  asked for ACP {result.requested.name}, the Agent answered ACP {version}:"
+            f" judged as ACP {version}"
+        )
     info = result.agent_info
     if isinstance(info, dict):
         lines.append(f"  the Agent says it is {info.get('name')} {info.get('version')}")
@@ -67,7 +86,8 @@ def table(result: Result) -> list[str]:
         for outcome in chosen:
             status = SHOWN.get(outcome.status, outcome.status)
             why = f"  {outcome.reason}" if outcome.reason else ""
-            lines.append(f"  {status:<10} {outcome.requirement.id:<{width}}{why}")
+            expected = "  (expected to fail)" if outcome.expected else ""
+            lines.append(f"  {status:<10} {outcome.requirement.id:<{width}}{why}{expected}")
             for run, number, message in outcome.failures[:5]:
                 lines.append(f"             {run.scenario.name}, line {number}: {message}")
             if len(outcome.failures) > 5:
@@ -93,16 +113,43 @@ def counts(result: Result) -> dict[str, dict[str, int]]:
     }
 
 
+def reason(result: Result) -> str:
+    """Why the verdict is what it is, in a clause."""
+    if result.failed:
+        first = [
+            f"{o.requirement.id} ({_cut(o.failures[0][2], 160)})"
+            if o.failures
+            else o.requirement.id
+            for o in result.failed
+        ]
+        return "failed: " + ", ".join(first)
+    if result.stale:
+        return "expected to fail, but passed (remove from the expected failures): " + ", ".join(
+            result.stale
+        )
+    if result.verdict == INCONCLUSIVE:
+        blocked = [r for r in result.runs if r.status == "blocked"]
+        if blocked:
+            kinds = ", ".join(BLOCKED.get(k, k) for k in result.blocked_by)
+            return f"not testable, {kinds}: {blocked[0].reason}"
+        return "no scenario ran to its end"
+    return ""
+
+
+BLOCKED = {AUTH: "blocked by authentication", VERSION: "blocked by a version mismatch"}
+
+
 def verdict(result: Result) -> str:
     """The verdict line."""
     total = {s: sum(1 for o in result.outcomes if o.status == s) for s in STATUSES}
     said = ", ".join(f"{n} {SHOWN.get(s, s)}" for s, n in total.items() if n)
-    if result.conformant:
-        advisory = [o.requirement.id for o in result.outcomes if o.status == FAIL]
-        noted = f"; advisory, not counted: {', '.join(advisory)}" if advisory else ""
-        return f"VERDICT: CONFORMANT ({said}{noted})"
-    failed = [o.requirement.id for o in result.outcomes if o.status == FAIL]
-    return f"VERDICT: NOT CONFORMANT ({said}; failed: {', '.join(failed)})"
+    failed = [o for o in result.outcomes if o.status == FAIL and o not in result.failed]
+    advisory = [o.requirement.id for o in failed if not o.expected]
+    expected = [o.requirement.id for o in failed if o.expected]
+    noted = f"; advisory, not counted: {', '.join(advisory)}" if advisory else ""
+    noted += f"; expected, not counted: {', '.join(expected)}" if expected else ""
+    why = reason(result)
+    return f"VERDICT: {result.verdict.upper()} ({said}{noted}{'; ' + why if why else ''})"
 
 
 def _data(value: Any) -> Any:
@@ -160,29 +207,73 @@ def _failure(run: ScenarioRun, found: list[tuple[int, str]]) -> dict[str, Any]:
     }
 
 
-def _requirement(outcome: Outcome) -> dict[str, Any]:
+def _tests(outcome: Outcome, runs: Sequence[ScenarioRun]) -> list[dict[str, Any]]:
+    """acp-tck's per-test entries: each scenario of the requirement's RFD, its status for
+    the requirement, and on a FAIL the transcript (acp-tck's `dir`, `t`, `raw`) and stderr."""
+    req = outcome.requirement
+    failing = {id(run): found for run, found in _by_scenario(outcome)}
+    tests = []
+    for run in runs:
+        if req is not SESSION and not req.id.startswith(f"{run.rfd}/"):
+            continue
+        found = failing.get(id(run))
+        status = FAIL if found else (PASS if run.status == "completed" else SKIPPED)
+        message = "; ".join(f"line {n}: {m}" for n, m in (found or [])[:3]) or run.reason
+        test: dict[str, Any] = {
+            "nodeid": f"{run.rfd}::{run.scenario.name}",
+            "status": status,
+            "message": unicode_data(_cut(message, WHY_KEPT)),
+            "duration_s": round(run.duration, 3),
+            "properties": {"scenario_status": run.status},
+            "transcript": None,
+            "stderr": None,
+        }
+        if found:
+            test["transcript"] = [
+                {
+                    "dir": "sent" if e.direction == "client-to-agent" else "received",
+                    "t": round(e.time, 3),
+                    "raw": json.dumps(_kept(e.message), ensure_ascii=False),
+                }
+                for e in run.transcript[:TRANSCRIPT_KEPT]
+            ]
+            test["stderr"] = unicode_data(run.ended.stderr) if run.ended else ""
+        tests.append(test)
+    return tests
+
+
+def _requirement(outcome: Outcome, result: Result) -> dict[str, Any]:
     req = outcome.requirement
     return {
         "id": req.id,
         "tier": req.tier,
         "party": req.party,
         "versions": list(req.versions),
-        "capability": req.capability or None,
+        "capability": req.gate(result.version.name),
         "text": req.text,
         "citation": req.citation,
         "status": outcome.status,
+        "expected_failure": outcome.expected,
         "reason": unicode_data(outcome.reason),
+        "tests": _tests(outcome, result.runs),
         "failures": [_failure(run, found) for run, found in _by_scenario(outcome)],
     }
 
 
-def document(result: Result, started: dt.datetime, finished: dt.datetime) -> dict[str, Any]:
-    """The JSON report: enough to diagnose every FAIL from the file alone."""
+def document(
+    result: Result, started: dt.datetime, finished: dt.datetime, schema_revision: str
+) -> dict[str, Any]:
+    """The JSON report: acp-tck's keys, and enough to diagnose every FAIL from the file."""
     return {
+        "tck_version": f"acp-docs conform {__version__}",
         "tool": f"acp-docs conform {__version__}",
-        "protocol_version": result.version.name,
+        "protocol_version": result.version.handshake.number if result.version.handshake else 0,
+        "protocol": result.version.name,
+        "requested_protocol": (result.requested or result.version).name,
+        "schema_revision": schema_revision,
         "agent_command": [unicode_data(a) for a in result.argv],
         "agent_info": _data(result.agent_info),
+        "agent_capabilities": _data(result.agent_capabilities),
         "started_at": started.isoformat(timespec="seconds"),
         "finished_at": finished.isoformat(timespec="seconds"),
         "scenarios": [
@@ -197,28 +288,60 @@ def document(result: Result, started: dt.datetime, finished: dt.datetime) -> dic
             }
             for run in result.runs
         ],
-        "requirements": [_requirement(o) for o in result.outcomes],
-        "verdict": {"conformant": result.conformant, "tier_counts": counts(result)},
+        "requirements": [_requirement(o, result) for o in result.outcomes],
+        "verdict": verdict_data(result),
     }
 
 
-def findings(result: Result, sets: Sequence[RequirementSet]) -> list[Finding]:
-    """Every FAIL as a finding at its requirement in its RFD's `requirements.yaml` (the
-    engine's own requirement at the top of the file), for `--format`."""
-    by_slug = {s.slug: s for s in sets}
+def verdict_data(result: Result) -> dict[str, Any]:
+    """The verdict as the JSON report and `--format json` carry it."""
+    return {
+        "conformant": result.conformant,
+        "outcome": result.verdict.upper(),
+        "reason": unicode_data(reason(result)),
+        "tier_counts": counts(result),
+        "blocked_by_auth": AUTH in result.blocked_by,
+        "blocked_by_version_mismatch": VERSION in result.blocked_by,
+        "judged_protocol": result.version.name,
+        "requested_protocol": (result.requested or result.version).name,
+        "stale_expected_failures": list(result.stale),
+    }
+
+
+def agent_file(argv: Sequence[str]) -> str:
+    """Where a finding about the Agent is placed: the first argument of its command that is a
+    file of the current folder (its own script, in its repository), else the command."""
+    here = Path.cwd()
+    for arg in argv:
+        with contextlib.suppress(OSError, ValueError):
+            path = Path(arg).resolve()
+            if path.is_relative_to(here) and path.is_file():
+                return path.relative_to(here).as_posix()
+    return argv[0] if argv else "agent"
+
+
+def findings(result: Result) -> list[Finding]:
+    """Every FAIL as a finding that names its requirement and the Agent's command, at the
+    Agent's own file (`agent_file`), for `--format`; a stale expected failure too."""
+    path = agent_file(result.argv)
+    agent = " ".join(result.argv)
     out = []
     for outcome in result.outcomes:
         req = outcome.requirement
-        level = "error" if req.tier in ("MANDATORY", "CAPABILITY") else "warning"
+        counted = req.tier in ("MANDATORY", "CAPABILITY") and not outcome.expected
+        level = "error" if counted else "warning"
         for run, found in _by_scenario(outcome):
-            reqs = by_slug.get(run.rfd)
-            path = reqs.shown if reqs else "requirements.yaml"
-            line = req.line if req.rfd != SESSION.rfd else 1
             for number, message in found[:LINES_KEPT]:
                 said = _cut(message, WHY_KEPT)
-                text = f"{run.scenario.name}, line {number} of its transcript: {said}"
-                out.append(Finding(path, line, 1, "conform", text, req.id, level))
+                text = (
+                    f"{req.id} ({req.tier}) failed in scenario {run.scenario.name}, message"
+                    f" {number}: {said} [Agent: {agent}; see {req.citation}]"
+                )
+                out.append(Finding(path, 1, 1, "conform", text, req.id, level))
             if len(found) > LINES_KEPT:
-                text = f"{run.scenario.name}: {len(found) - LINES_KEPT} more line(s) break it"
-                out.append(Finding(path, line, 1, "conform", text, req.id, level))
+                text = f"{req.id}: {len(found) - LINES_KEPT} more message(s) of {run.scenario.name}"
+                out.append(Finding(path, 1, 1, "conform", text, req.id, level))
+    for stale in result.stale:
+        text = f"{stale} was expected to fail and passed: remove it from the expected failures"
+        out.append(Finding(path, 1, 1, "conform", text, stale, "error"))
     return out

@@ -68,6 +68,8 @@ class Handshake:
     """What the replay method (`replay_methods[0]`) takes besides `sessionId` and `cwd`."""
     replay_gate: str
     """The capability in `initialize`'s result (a dotted path) that offers the replay."""
+    login: str
+    """The method that logs in with one of the Agent's advertised auth methods (`methodId`)."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ V1 = ProtocolVersion(
         new_session={"mcpServers": []},
         replay={"mcpServers": []},
         replay_gate="agentCapabilities.loadSession",
+        login="authenticate",
     ),
 )
 
@@ -168,6 +171,7 @@ V2 = ProtocolVersion(
         new_session={},
         replay={"replayFrom": {"type": "start"}},
         replay_gate="capabilities.session",
+        login="auth/login",
     ),
     rfds_folder="v2",
 )

@@ -2,9 +2,10 @@
 
 Each tells one story where the RFD's rules can break, in the order a real
 Client would: with and without the capability (where unknown updates are
-rejected), two prompts in a row while the first turn's suggestions may still
-be on their way, a cancelled turn, and a replay of the session's history.
-What ends a turn differs between versions, and `Client.work_ends` knows how.
+rejected), two prompts in a row, a cancelled turn, and a replay of the
+session's history. The Client sends each prompt once the Agent has been quiet,
+so whatever the Agent sends after a prompt was sent after it read it. What
+ends a turn differs between versions, and `Client.work_ends` knows how.
 `CONFORMANCE` is registered under the entry-point group `acp_docs.conform`.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from acp_docs.conform.client import Client
 from acp_docs.conform.scenario import Conformance, Scenario, Skipped
 from acp_docs.core.protocols import ProtocolVersion
-from acp_docs.prompt_suggestions.wire import TAG, is_legacy, update_of
+from acp_docs.prompt_suggestions.wire import TAG, update_of
 from acp_docs.trace.session import Message
 
 FIRST = "Say hello in one short sentence"
@@ -32,7 +33,7 @@ def _without_capability(client: Client) -> None:
 
 
 def _two_turns(client: Client) -> None:
-    """One turn, then at once the next prompt: the first turn's suggestions may be in flight."""
+    """One turn, its suggestions, then the next prompt: an earlier offer must not follow it."""
     session = _opened(client)
     client.work_ends(session, client.prompt(session, FIRST))
     client.work_ends(session, client.prompt(session, SECOND))
@@ -63,10 +64,11 @@ def _rejects_unknown_updates(version: ProtocolVersion) -> bool:
 
 
 def offered(messages: list[Message]) -> bool:
-    """True when the Agent sent suggestions, in either form."""
+    """True when the Agent sent the `prompt_suggestions` update: the legacy `_meta` form
+    alone offers nothing the RFD's rules are about."""
     for message in messages:
         update = update_of(message)
-        if update is not None and (update.get("sessionUpdate") == TAG or is_legacy(update)):
+        if update is not None and update.get("sessionUpdate") == TAG:
             return True
     return False
 
@@ -82,7 +84,7 @@ CONFORMANCE = Conformance(
         ),
         Scenario(
             "two-turns",
-            "One turn, then the next prompt at once, while suggestions may be in flight",
+            "One turn, then the next prompt once the Agent is quiet",
             _two_turns,
         ),
         Scenario("cancelled-turn", "A turn cancelled at once, then another turn", _cancelled),

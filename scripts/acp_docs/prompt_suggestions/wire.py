@@ -93,18 +93,6 @@ def empty_text(messages: list[Message], version: ProtocolVersion) -> Iterator[tu
                 yield message.line, f"suggestion {index} has {what}"
 
 
-def _open_requests(messages: list[Message], methods: tuple[str, ...], replaying: bool = False):
-    """For each message, the requests of `methods` sent before it and not yet answered."""
-    open_: dict[int, Message] = {}
-    for message in messages:
-        opens = message.is_request and message.body.get("method") in methods
-        if opens and (not replaying or _replays(message)):
-            open_[id(message)] = message
-        if message.is_response and message.request is not None:
-            open_.pop(id(message.request), None)
-        yield message, list(open_.values())
-
-
 def _replays(request: Message) -> bool:
     if request.body.get("method") == "session/load":
         return True
@@ -112,14 +100,37 @@ def _replays(request: Message) -> bool:
 
 
 def replay(messages: list[Message], version: ProtocolVersion) -> Iterator[tuple[int, str]]:
-    """None while history is replayed (session/load; session/resume with replayFrom)."""
-    for message, open_ in _open_requests(messages, version.replay_methods, replaying=True):
-        update = update_of(message)
-        if update is None or update.get("sessionUpdate") != TAG:
+    """None while history is replayed (session/load; session/resume with replayFrom), nor
+    after the replay until new work of the session starts: the suggestions of the
+    conversation's past are history, whenever the Agent sends them again."""
+    replaying: dict[str, Message] = {}
+    """Per session: the replay request, from when it is sent until new work starts."""
+    for message in messages:
+        session = _session(message)
+        if message.is_request and message.method in version.replay_methods:
+            if message.direction == TO_AGENT and _replays(message):
+                replaying[session] = message
             continue
-        session = message.params.get("sessionId")
-        if any(r.params.get("sessionId") == session for r in open_):
+        if message.is_request and message.method == "session/prompt":
+            replaying.pop(session, None)
+            continue
+        update = update_of(message)
+        if update is None:
+            continue
+        kind = update.get("sessionUpdate")
+        if kind == version.state_update and update.get("state") != IDLE:
+            replaying.pop(session, None)
+        if kind != TAG or session not in replaying:
+            continue
+        request = replaying[session]
+        if request.response is None or request.response.line > message.line:
             yield message.line, "prompt_suggestions sent while the session's history is replayed"
+        else:
+            yield (
+                message.line,
+                f"prompt_suggestions sent after the replay of line {request.line} and before any"
+                " new work: suggestions of the replayed conversation are history",
+            )
 
 
 WORK = frozenset(

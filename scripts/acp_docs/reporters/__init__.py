@@ -26,6 +26,8 @@ class Report:
     """Why a check or the command could not run (exit status 2)."""
     annotate: str = "note"
     """The least level a format that annotates (GitHub) annotates; every level is listed."""
+    verdict: Mapping[str, Any] | None = None
+    """The verdict of a command that gives one (`conform`), for the formats that carry it."""
 
     def in_order(self) -> list[Finding]:
         """The findings as every format lists them: those of checks that are causes

@@ -15,8 +15,9 @@ from acp_docs.reporters import Report, Reporter
 
 
 def render(report: Report) -> str:
-    """`{"command", "findings": [...], "checks": [...], "errors": [...]}`."""
-    doc = {
+    """`{"command", "findings": [...], "checks": [...], "errors": [...]}`, and `"verdict"` for
+    a command that gives one."""
+    doc: dict[str, object] = {
         "command": unicode_data(report.command),
         "findings": [
             {
@@ -42,6 +43,8 @@ def render(report: Report) -> str:
         ],
         "errors": [unicode_data(error) for error in report.errors],
     }
+    if report.verdict is not None:
+        doc["verdict"] = dict(report.verdict)
     return json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
 
 

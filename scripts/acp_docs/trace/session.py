@@ -16,13 +16,16 @@ left nothing of the Agent's on its way (`Message.settled`).
 
 The direction of a plain request or notification comes from its method (the
 side that handles it, `x-side` in the schema); a plain response goes the other
-way from the request it answers. Every message is validated by dispatch, a
-response against the `...Response` of its request's method; responses are
-matched to requests by id (ids are per sender), and unknown or unanswered ids
-are findings. Then every requirement judged on the wire that holds in the
-version runs its check over the messages (`acp_docs.requirements.rules`: the
-requirements are each RFD's `requirements.yaml`, their checks registered under
-the entry-point group `acp_docs.wire_checks`).
+way from the request it answers. Extension methods (`_`-prefixed, ACP's
+extension space) and the protocol's own methods (`x-side: protocol`, such as
+`$/cancel_request`) go either way, so their lines give their direction.
+Every message is validated by dispatch, a response against the `...Response`
+of its request's method; responses are matched to requests by id (ids are per
+sender), and unknown or unanswered ids are findings. Then every requirement
+judged on the wire that holds in the version runs its check over the messages
+(`acp_docs.requirements.rules`: the requirements are each RFD's
+`requirements.yaml`, their checks registered under the entry-point group
+`acp_docs.wire_checks`).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from acp_docs.core.findings import Finding
 from acp_docs.sources import jsonparse
 from acp_docs.sources.textfile import read_text
 from acp_docs.trace import SETTLE
-from acp_docs.validation.schemaset import DispatchError, SchemaSet
+from acp_docs.validation.schemaset import EXTENSION, DispatchError, SchemaSet
 
 if TYPE_CHECKING:
     from acp_docs.requirements.rules import Rule
@@ -101,8 +104,14 @@ class Trace:
     findings: list[Finding] = field(default_factory=list)
 
 
+EITHER = "either"
+"""The side of a method either side may send: an extension's, or the protocol's own."""
+
+
 def _side_of(schemas: SchemaSet, version: str, method: str) -> str | None:
     sides = [d.get("x-side") for _name, d in schemas.by_method(version, method)]
+    if "protocol" in sides or (not sides and method.startswith(EXTENSION)):
+        return EITHER
     return next((SIDE_RECEIVES[s] for s in sides if s in SIDE_RECEIVES), None)
 
 
@@ -200,6 +209,11 @@ def parse(text: str, shown: str, schemas: SchemaSet, version: str, settle: float
             if side is None:
                 find(number, f"no ACP {version} method {method!r}", "unknown-method")
                 continue
+            if side == EITHER:
+                if not direction:
+                    find(number, f"{method} goes either way: give its direction", "direction")
+                    continue
+                side = direction
             if direction and direction != side:
                 find(number, f"{method} goes {side}, not {direction}", "direction")
                 continue

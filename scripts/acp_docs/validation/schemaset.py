@@ -313,6 +313,8 @@ class SchemaSet:
             raise DispatchError("`method` is not a string")
         kind = "Request" if "id" in message else "Notification"
         named = sorted(name for name, _d in self.by_method(protocol, method))
+        if not named and method.startswith(EXTENSION) and self.has(protocol, f"Ext{kind}"):
+            return f"Ext{kind}"
         matches = [name for name in named if name.endswith(kind)]
         if len(matches) > 1:
             raise DispatchError(
@@ -357,5 +359,8 @@ class SchemaSet:
         return Outcome(protocol, name, tuple(problems), verdict, tuple(unknown))
 
 
+EXTENSION = "_"
+"""The prefix ACP reserves for extension methods: a message of one is an `ExtRequest` or an
+`ExtNotification`, whatever its params, in either direction."""
 ENVELOPE = frozenset({"jsonrpc", "method", "params"})
 """The members of a JSON-RPC notification; a request has `id` too."""
