@@ -112,7 +112,7 @@ def table(card: dict[str, dict[str, dict[str, object]]]) -> list[str]:
         for version, run in runs.items():
             why = str(run.get("reason") or "").replace("|", "\\|")
             lines.append(
-                f"| {name} | {version} | {run.get('judged', '')} | {run['verdict']} | {why} |"
+                f"| `{name}` | {version} | {run.get('judged', '')} | {run['verdict']} | {why} |"
             )
     return lines
 
