@@ -110,7 +110,8 @@ def table(card: dict[str, dict[str, dict[str, object]]]) -> list[str]:
     lines = ["| Agent | Asked for | Judged as | Verdict | Why |", "| --- | --- | --- | --- | --- |"]
     for name, runs in card.items():
         for version, run in runs.items():
-            why = str(run.get("reason") or "").replace("|", "\\|")
+            reason = str(run.get("reason") or "").replace("`", "'").replace("|", "\\|")
+            why = f"`{reason}`" if reason else ""
             lines.append(
                 f"| `{name}` | {version} | {run.get('judged', '')} | {run['verdict']} | {why} |"
             )

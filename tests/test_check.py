@@ -142,12 +142,12 @@ def test_misspelling_inside_a_content_tab_is_found(planted: Planted, aspell: Non
 def test_prettier_violation_fails(planted: Planted) -> None:
     lines = (planted.repo / PAGE).read_text().splitlines()
     blank = lines.index(f"# {SAMPLE.title}") + 2
-    assert f"{PAGE}:{blank}:1: Prettier would reformat this file" in planted.result.stdout
+    assert f"{PAGE}:{blank}:1: error: Prettier would reformat this file" in planted.result.stdout
 
 
 @pytest.mark.build
 def test_rfd_missing_from_the_navigation_fails(planted: Planted) -> None:
-    message = f"{planted.other}:1:1: RFD is missing from the mkdocs.yml navigation"
+    message = f"{planted.other}:1:1: error: RFD is missing from the mkdocs.yml navigation"
     assert message in planted.result.stdout
 
 
@@ -166,7 +166,9 @@ def test_navigation_entry_to_a_missing_file_fails(planted: Planted) -> None:
 
 @pytest.mark.build
 def test_missing_template_section_fails(planted: Planted) -> None:
-    assert f"{RFD}:1:1: missing template section '## Elevator pitch'" in planted.result.stdout
+    assert (
+        f"{RFD}:1:1: error: missing template section '## Elevator pitch'" in planted.result.stdout
+    )
 
 
 @pytest.mark.build
@@ -270,7 +272,7 @@ def test_an_rfd_past_draft_needs_the_sections_its_status_requires(repo_copy: Pat
     replace_in(rfd, "status: draft", "status: active")
     result = acp(["rfds"], cwd=repo_copy)
     assert result.returncode == 1
-    shown = f"{path}:1:1: missing template section"
+    shown = f"{path}:1:1: error: missing template section"
     for section in ("What we propose to do about it", "Shiny future", "Frequently asked questions"):
         assert f"{shown} '## {section}' (required from Active on" in result.stdout
     assert "Implementation details and plan" not in result.stdout
@@ -296,7 +298,10 @@ def test_rfd_lint_cross_file_rules(sample_copy: Path) -> None:
     assert result.returncode == 1
     assert "'Other_RFD.md' is not kebab-case" in result.stdout
     assert f"another RFD has the same title '{SAMPLE.title}'" in result.stdout
-    assert "rfds/Other_RFD.md:1:1: RFD is missing from the mkdocs.yml navigation" in result.stdout
+    assert (
+        "rfds/Other_RFD.md:1:1: error: RFD is missing from the mkdocs.yml navigation"
+        in result.stdout
+    )
 
 
 def test_rfd_without_front_matter_or_with_bad_bytes(sample_copy: Path) -> None:
@@ -304,11 +309,11 @@ def test_rfd_without_front_matter_or_with_bad_bytes(sample_copy: Path) -> None:
     rfd.write_text(rfd.read_text().split("---\n", 2)[2])
     result = acp(["rfds"], cwd=sample_copy)
     assert result.returncode == 1
-    assert f"{RFD}:1:1: missing YAML front matter" in result.stdout
+    assert f"{RFD}:1:1: error: missing YAML front matter" in result.stdout
     rfd.write_bytes(b"---\ntitle: x\n---\n\n\xff\n")
     result = acp(["rfds"], cwd=sample_copy)
     assert result.returncode == 1
-    assert f"{RFD}:5:1: not valid UTF-8" in result.stdout
+    assert f"{RFD}:5:1: error: not valid UTF-8" in result.stdout
     no_traceback(result)
 
 

@@ -231,7 +231,8 @@ def test_a_schema_source_without_its_rfd_is_a_finding(repo_copy: Path) -> None:
     result = acp(["check", "--only", "schema"], cwd=repo_copy)
     assert result.returncode == 1
     assert (
-        f"{names.source}:1:1: no RFD rfds/{names.slug}.md owns this schema source" in result.stdout
+        f"{names.source}:1:1: error: no RFD rfds/{names.slug}.md owns this schema source"
+        in result.stdout
     )
 
 

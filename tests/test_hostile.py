@@ -1092,7 +1092,9 @@ def test_hostile_links_and_files_are_findings_and_never_published(
     assert result.returncode == 1, out + err
     for rel in [*links, "docs/fifo.md"]:
         assert any(ln.startswith(f"{rel}:1:1: ") for ln in out.splitlines()), (rel, out)
-    assert "docs/a\\n::error file=mkdocs.yml::forged.md:1:1: the file name holds control" in out
+    assert (
+        "docs/a\\n::error file=mkdocs.yml::forged.md:1:1: error: the file name holds control" in out
+    )
     assert SECRET not in out + err
     assert snapshot(repo_copy) == before
 
@@ -1167,7 +1169,7 @@ def test_rfd_values_are_escaped_in_generated_pages(sample_copy: Path, tmp_path: 
     assert "javascript:" not in header and "<dt>Discussion</dt><dd>none yet</dd>" in header
     lint = acp(sample_copy, "rfds")
     assert lint.returncode == 1
-    assert f"{RFD}:2:1: front matter `title`" in lint.stdout.decode()
+    assert f"{RFD}:2:1: error: front matter `title`" in lint.stdout.decode()
 
 
 @pytest.mark.build
@@ -1198,7 +1200,7 @@ def test_unsafe_link_schemes_are_findings(sample_copy: Path) -> None:
     assert result.returncode == 1
     lines = out.splitlines()
     scheme = [ln for ln in lines if "the javascript: scheme is not allowed" in ln]
-    assert [ln.split(": link ")[0] for ln in scheme] == [
+    assert [ln.split(": error: link ")[0] for ln in scheme] == [
         f"{RFD}:{PLANTED}:12",
         f"{RFD}:{PLANTED + 2}:17",
     ], lines

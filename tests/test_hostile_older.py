@@ -50,7 +50,7 @@ def test_nav_entries_to_a_missing_page_and_a_folder(repo_copy: Path) -> None:
         ("tooling/gone.md", "points at a missing file"),
         ("tooling/folder.md", "points at a folder, not a page"),
     ):
-        where = f"mkdocs.yml:{_line(config, needle)}:1: navigation entry {needle!r} {says}"
+        where = f"mkdocs.yml:{_line(config, needle)}:1: error: navigation entry {needle!r} {says}"
         assert where in result.stdout, result.stdout
     assert snapshot(repo_copy) == before
 
@@ -71,7 +71,7 @@ def test_an_rfd_file_name_that_is_not_utf8_is_named_once(repo_copy: Path) -> Non
         assert alone.returncode == 2 and "rfds/caf\\xe9.md" in alone.stderr, alone.stderr
     linted = acp(["rfds"], cwd=repo_copy)
     assert linted.returncode == 1
-    assert "rfds/caf\\xe9.md:1:1: the file name is not UTF-8: rename it" in linted.stdout
+    assert "rfds/caf\\xe9.md:1:1: error: the file name is not UTF-8: rename it" in linted.stdout
     assert snapshot(repo_copy) == before
 
 
@@ -132,7 +132,7 @@ def test_fence_attributes_are_read_as_the_renderer_reads_them(sample_copy: Path)
     assert lines == {braces + 1, ordered + 1, undeclared}, alone
     assert {p for p in built if p.startswith("docs/")} == alone
     result = acp(["examples", "docs/hostile.md"], cwd=sample_copy)
-    assert f"docs/hostile.md:{undeclared}:1: undeclared JSON block" in result.stdout
+    assert f"docs/hostile.md:{undeclared}:1: error: undeclared JSON block" in result.stdout
     assert "7" not in [line.split(":")[-1].strip() for line in result.stdout.splitlines()]
     assert text == page.read_text()
 
@@ -213,7 +213,7 @@ def test_an_rfd_path_that_is_a_folder_is_a_finding(repo_copy: Path) -> None:
     result = acp(["rfds"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 1
-    assert "rfds/folder-rfd.md:1:1: is a folder, not an RFD" in result.stdout
+    assert "rfds/folder-rfd.md:1:1: error: is a folder, not an RFD" in result.stdout
 
 
 def test_deep_list_nesting_is_a_finding(repo_copy: Path) -> None:
@@ -221,7 +221,9 @@ def test_deep_list_nesting_is_a_finding(repo_copy: Path) -> None:
     result = acp(["examples", "docs/hostile.md"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 1
-    assert "docs/hostile.md:27:1: lists or quotes nested deeper than 24 levels" in result.stdout
+    assert (
+        "docs/hostile.md:27:1: error: lists or quotes nested deeper than 24 levels" in result.stdout
+    )
 
 
 def test_markup_openers_that_never_close_are_a_finding(repo_copy: Path) -> None:
@@ -229,7 +231,10 @@ def test_markup_openers_that_never_close_are_a_finding(repo_copy: Path) -> None:
     result = acp(["examples", "docs/hostile.md"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 1
-    assert f"docs/hostile.md:{_line(page, '<a <a')}:3: more than 64 HTML openers" in result.stdout
+    assert (
+        f"docs/hostile.md:{_line(page, '<a <a')}:3: error: more than 64 HTML openers"
+        in result.stdout
+    )
 
 
 def test_a_ref_cycle_in_a_schema_source_is_located(sample_copy: Path) -> None:

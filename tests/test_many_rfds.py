@@ -56,8 +56,8 @@ def test_a_v2_rfd_is_built_linted_validated_spelt_and_listed(repo_copy: Path) ->
     assert result.returncode == 1
     assert f"{shown}:{typo}:" in result.stdout and "'wrok'" in result.stdout
     # A v2 RFD's examples are v2 when they name no version, and never v1.
-    assert f"{shown}:{fence + 1}:1: [v2 SessionUpdate]" in result.stdout, result.stdout
-    assert f"{shown}:{v1_fence}:1: this RFD changes v2 alone" in result.stdout
+    assert f"{shown}:{fence + 1}:1: error: [v2 SessionUpdate]" in result.stdout, result.stdout
+    assert f"{shown}:{v1_fence}:1: error: this RFD changes v2 alone" in result.stdout
 
 
 def test_a_v2_rfd_in_the_wrong_group_or_out_of_the_nav_is_a_finding(repo_copy: Path) -> None:
@@ -85,8 +85,9 @@ def test_a_nav_entry_to_a_missing_page_is_a_finding_and_one_out_of_the_checkout_
     gone = next(n for n, line in enumerate(config.read_text().splitlines(), 1) if "gone" in line)
     result = check(repo_copy, "rfds")
     assert result.returncode == 1
-    assert f"mkdocs.yml:{gone}:1: navigation entry 'rfds/gone.md' points at a missing file" in (
-        result.stdout
+    assert (
+        f"mkdocs.yml:{gone}:1: error: navigation entry 'rfds/gone.md' points at a missing file"
+        in (result.stdout)
     )
     config.write_text(original)
     replace_in(
@@ -145,7 +146,7 @@ def test_a_drafts_protocol_page_says_it_is_a_proposal_and_a_wrong_owner_is_a_fin
     assert f'href="../../{made.page}">{made.title}</a> (Draft)' in html
     replace_in(page, f"rfd: {made.slug}", "rfd: no-such-rfd")
     result = check(repo_copy, "links")
-    assert f"{shown}:2:1: front matter `rfd: no-such-rfd` names no RFD" in result.stdout
+    assert f"{shown}:2:1: error: front matter `rfd: no-such-rfd` names no RFD" in result.stdout
 
 
 def test_export_writes_a_v2_rfd_where_upstream_keeps_them(repo_copy: Path, tmp_path) -> None:

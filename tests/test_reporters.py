@@ -54,17 +54,17 @@ def test_text_is_one_line_per_finding_whatever_the_name() -> None:
     out = render(Report("check", [PLAIN, FORGED, UNDECODABLE]), "text")
     lines = out.splitlines()
     assert len(lines) == 3
-    assert "rfds/a.md:3:5: bad payload" in lines
+    assert "rfds/a.md:3:5: error: bad payload [examples/invalid-payload]" in lines
     assert not any(line.startswith("::") for line in lines)
-    assert "rfds/caf\\udce9.md:2:1: name is not UTF-8" in lines
+    assert "rfds/caf\\udce9.md:2:1: error: name is not UTF-8 [rfds/file-name]" in lines
     out.encode("utf-8")
 
 
 def test_text_shows_bidirectional_and_invisible_characters_as_escapes() -> None:
     out = render(Report("check", [BIDI]), "text")
     assert out == (
-        "rfds/\\u202eevil\\u2066\\u200b\\x1b[2J.md:4:2: title 'abc\\u202edef' has"
-        " \\u061c\\ufeff\\u3164 hidden\\x07\n"
+        "rfds/\\u202eevil\\u2066\\u200b\\x1b[2J.md:4:2: error: title 'abc\\u202edef' has"
+        " \\u061c\\ufeff\\u3164 hidden\\x07 [rfds/title: x,y]\n"
     )
     # The CLI's own messages go through the same function.
     assert printable("a\u2067b\u2028c\u00a0d\ufe0f") == "a\\u2067b\\u2028c\\xa0d\\ufe0f"
@@ -235,7 +235,7 @@ def test_a_warning_and_a_note_say_their_level_and_do_not_fail_their_check() -> N
     result = CheckResult("examples", (warning, note), 0.1)
     assert result.status == "ok"
     assert render(Report("check", [warning, note], [result]), "text") == (
-        "rfds/a.md:1:1: warning: odd\nrfds/a.md:2:1: note: fyi\n"
+        "rfds/a.md:1:1: warning: odd [examples/x]\nrfds/a.md:2:1: note: fyi [examples/y]\n"
     )
     github = render(Report("check", [warning, note]), "github").splitlines()
     assert github[1].startswith("::warning ") and github[3].startswith("::notice ")

@@ -119,7 +119,7 @@ def test_without_node_the_format_check_errors_and_the_others_still_report(
     result = run(["acp-docs", "check", "--only", "rfds", "format"], cwd=repo_copy, env=env)
     no_traceback(result)
     assert result.returncode == 2
-    assert f"{made.shown}:1:1: missing template section '## Elevator pitch'" in result.stdout
+    assert f"{made.shown}:1:1: error: missing template section '## Elevator pitch'" in result.stdout
     assert "format: prettier: `node` is not installed; run `make setup`" in result.stderr
     assert "  rfds    failed" in result.stderr
 

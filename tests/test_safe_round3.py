@@ -286,9 +286,17 @@ def test_the_red_teams_page_is_called_out_and_published_as_the_allowlist_admits(
     no_traceback(result)
     assert result.returncode == 1
     said = result.stdout
-    assert f"{made.shown}:{where['button']}:5: raw HTML <a> is not allowed in an RFD" in said, said
-    assert f"docs/hostile3.md:{where['directive']}:1: the diagram holds a Mermaid directive" in said
-    assert f"docs/hostile3.md:{where['config']}:1: the diagram sets Mermaid's configuration" in said
+    assert (
+        f"{made.shown}:{where['button']}:5: error: raw HTML <a> is not allowed in an RFD" in said
+    ), said
+    assert (
+        f"docs/hostile3.md:{where['directive']}:1: error: the diagram holds a Mermaid directive"
+        in said
+    )
+    assert (
+        f"docs/hostile3.md:{where['config']}:1: error: the diagram sets Mermaid's configuration"
+        in said
+    )
     demo = re.search(
         rf"docs/hostile3.md:{where['demo']}:\d+: .*data-acp-demo.* not published", said
     )
@@ -421,10 +429,11 @@ def test_a_slow_or_large_fixture_is_a_finding_that_names_it(repo_copy: Path) -> 
     result = acp(["check", "--only", "examples"], cwd=repo_copy, env={"ACP_DOCS_FILE_SECONDS": "1"})
     no_traceback(result)
     assert result.returncode == 1
-    assert "v1/valid/SessionUpdate.slow.json:1:1: checking the fixture took more than 1 s" in (
-        result.stdout
+    assert (
+        "v1/valid/SessionUpdate.slow.json:1:1: error: checking the fixture took more than 1 s"
+        in (result.stdout)
     ), result.stdout
-    assert "v1/valid/SessionUpdate.large.json:1:1: the fixture holds 300," in result.stdout
+    assert "v1/valid/SessionUpdate.large.json:1:1: error: the fixture holds 300," in result.stdout
 
 
 # -- paths are not trusted by their spelling ------------------------------------------------

@@ -87,9 +87,11 @@ def test_a_source_without_changes_is_reported_first_and_leaves_other_rfds_merged
     _new_rfd(repo_copy, blocks=LABEL_EXAMPLE)
     _plant(repo_copy, NO_CHANGES)
     shown = f"schema/{SLUG}/source.yaml"
-    expected = f"{shown}:1:1: missing required key `changes`: the changes to published definitions"
+    expected = (
+        f"{shown}:1:1: error: missing required key `changes`: the changes to published definitions"
+    )
 
-    result = acp(["check", "--only", "schema", "examples"], cwd=repo_copy)
+    result = acp(["check", "--only", "schema", "examples", "--min-level", "note"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 1
     lines = _lines(result)
@@ -109,7 +111,7 @@ def test_a_source_without_changes_is_reported_first_and_leaves_other_rfds_merged
     before = (repo_copy / "schema" / "prompt-suggestions" / "v1.json").read_bytes()
     generated = acp(["schema", "generate"], cwd=repo_copy)
     assert generated.returncode == 2
-    assert expected in generated.stderr
+    assert expected.replace(" error:", "", 1) in generated.stderr
     assert not (repo_copy / "schema" / SLUG / "v1.json").exists()
     assert (repo_copy / "schema" / "prompt-suggestions" / "v1.json").read_bytes() == before
 
@@ -119,7 +121,7 @@ def test_a_source_without_changes_is_reported_first_and_leaves_other_rfds_merged
         ["validate", "--protocol", "v1", "--def", "SessionUpdate", str(example)], cwd=repo_copy
     )
     assert validated.returncode == 2
-    assert expected in validated.stderr
+    assert expected.replace(" error:", "", 1) in validated.stderr
 
 
 @pytest.mark.build
@@ -133,7 +135,7 @@ def test_the_strict_build_reports_the_source_before_the_examples_it_breaks(
     )
     assert result.returncode == 1
     warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
-    assert f"schema/{SLUG}/source.yaml:1:1: missing required key `changes`" in warnings[0]
+    assert f"schema/{SLUG}/source.yaml:1:1: error: missing required key `changes`" in warnings[0]
     assert not any("prompt-suggestions" in line for line in warnings), warnings
 
 
@@ -147,7 +149,7 @@ def test_findings_of_the_schema_check_sort_first_everywhere() -> None:
     assert sorted([*effects, cause])[0] != cause, "a finding sorts by its own fields"
     results = [CheckResult("schema", (cause,), 0.0, cause=True)]
     rendered = text_report.render(Report("check", [*effects, cause], results))
-    assert rendered.startswith("schema/x/source.yaml:9:1: missing\n")
+    assert rendered.startswith("schema/x/source.yaml:9:1: error: missing [schema/source]\n")
     many = [Finding("docs/a.md", n, 1, "examples", "bad", "examples/x") for n in range(1, 30)]
     checks = registry.load_checks()
     banner = page_report.annotate("<p>page</p>", "page", [], [*many, cause], {}, checks)
@@ -597,7 +599,7 @@ def test_a_message_type_no_message_reaches_is_a_finding_at_its_line(
     shown = "schema/zz-session-label/source.yaml"
     line = _line_of(text, f"  {definition}:")
     (found,) = _lines(result)
-    assert found.startswith(f"{shown}:{line}:1: {message}"), found
+    assert found.startswith(f"{shown}:{line}:1: error: {message}"), found
     # Only a finding: the source is merged, prompt-suggestions too.
     merged = json.loads(acp(["schema", "merge", "--protocol", "v2"], cwd=repo_copy).stdout)
     assert definition in merged["$defs"] and "PromptSuggestion" in merged["$defs"]

@@ -210,18 +210,27 @@ def test_every_rule_is_listed_on_the_docs_page(built_site: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("not json\n", "1:1: malformed JSON"),
-        ('{"id": 1, "method": "initialize", "params": {}}\n', "1:1: not a JSON-RPC 2.0 message"),
-        ('{"jsonrpc": "2.0", "method": "session/nope", "params": {}}\n', "1:1: no ACP v1 method"),
-        ('{"jsonrpc": "2.0", "id": 7, "result": {}}\n', "1:1: response to unknown request id 7"),
+        ("not json\n", "1:1: error: malformed JSON"),
+        (
+            '{"id": 1, "method": "initialize", "params": {}}\n',
+            "1:1: error: not a JSON-RPC 2.0 message",
+        ),
+        (
+            '{"jsonrpc": "2.0", "method": "session/nope", "params": {}}\n',
+            "1:1: error: no ACP v1 method",
+        ),
+        (
+            '{"jsonrpc": "2.0", "id": 7, "result": {}}\n',
+            "1:1: error: response to unknown request id 7",
+        ),
         (
             '{"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/", "mcpS',
-            "1:1: malformed JSON",
+            "1:1: error: malformed JSON",
         ),
         (
             '{"jsonrpc": "2.0", "id": 1, "method": "session/new",'
             ' "params": {"cwd": "/", "mcpServers": []}}\n',
-            "1:1: session/new (id 1) is never answered",
+            "1:1: error: session/new (id 1) is never answered",
         ),
     ],
 )

@@ -128,7 +128,7 @@ def test_the_exit_status_counts_errors_only(
         }
     }
     (root / "docs" / "docs.json").write_text(jsonfmt.dumps(nav))
-    result = acp(["check", "--upstream", str(root)])
+    result = acp(["check", "--upstream", str(root), "--min-level", "note"])
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "docs/rfds/idea.mdx:5:1: note: abridged" in result.stdout
@@ -167,9 +167,10 @@ def test_a_baseline_keeps_old_problems_quiet_and_reports_a_new_one(
     page.write_text(f"{front}---\n\nAdded above.\n\n{rest}\n[new](/nowhere)\n")
     later = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
     assert later.returncode == 1
+    last = len(page.read_text().splitlines())
     assert [line for line in later.stdout.splitlines() if ": note:" not in line] == [
-        f"docs/rfds/finished-feature.mdx:{len(page.read_text().splitlines())}:1: link '/nowhere':"
-        " no page 'nowhere' (docs/nowhere.mdx) and no file of that name"
+        f"docs/rfds/finished-feature.mdx:{last}:1: error: link '/nowhere':"
+        " no page 'nowhere' (docs/nowhere.mdx) and no file of that name [upstream/broken-link]"
     ]
 
 
@@ -212,9 +213,8 @@ def test_baseline_entries_that_no_longer_occur_are_listed_as_stale(
     result = acp(["check", "--upstream", str(tree), "--baseline", str(baseline)])
     assert result.returncode == 0, result.stdout
     assert "1 baseline entry of" in result.stderr
-    assert "stale: docs/rfds/finished-feature.mdx: upstream/broken-link: link '/nowhere'" in (
-        result.stderr
-    )
+    # The entry is what the problem is (the missing target), not how the link was written.
+    assert "stale: docs/rfds/finished-feature.mdx: upstream/broken-link: nowhere" in result.stderr
 
 
 def test_a_baseline_is_never_written_through_a_linked_folder_of_the_tree(
@@ -251,9 +251,9 @@ def test_the_tree_is_only_read_and_links_out_of_it_are_not_followed(
     result = acp(["check", "--upstream", str(tree)])
     no_traceback(result)
     assert "SECRET-TEXT" not in result.stdout + result.stderr
-    assert "docs/rfds/leak.mdx:1:1: a symbolic link: not followed" in result.stdout
-    assert "docs/everything:1:1: a symbolic link: not followed" in result.stdout
-    assert "docs/pipe.mdx:1:1: not a regular file" in result.stdout
+    assert "docs/rfds/leak.mdx:1:1: error: a symbolic link out of the checkout" in result.stdout
+    assert "docs/everything:1:1: error: a symbolic link out of the checkout" in result.stdout
+    assert "docs/pipe.mdx:1:1: error: not a regular file" in result.stdout
     assert _snapshot(tree) == before
 
 
@@ -357,7 +357,9 @@ def test_a_prettier_configuration_that_is_no_regular_file_is_named(tree: Path) -
     os.mkfifo(config)
     result = acp(["check", "--upstream", str(tree), "--only", "upstream-prettier"])
     no_traceback(result)
-    assert ".prettierrc:1:1: .prettierrc is not a regular file" in result.stdout, result.stdout
+    assert ".prettierrc:1:1: error: .prettierrc is not a regular file" in result.stdout, (
+        result.stdout
+    )
 
 
 def test_a_cache_entry_that_is_not_an_answer_is_read_as_missing_and_made_again(

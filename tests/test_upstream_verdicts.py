@@ -53,12 +53,12 @@ def _list_in_nav(root: Path, *routes: str, redirects: list[dict] | None = None) 
     nav_path.write_text(json.dumps(nav, indent=2) + "\n")
 
 
-def _tree_schema(root: Path, version: str, change) -> Path:
-    """The pinned SDK's stable schema of `version`, changed, as the tree's own."""
+def _tree_schema(root: Path, version: str, change, rel: str | None = None) -> Path:
+    """The pinned SDK's stable schema of `version`, changed, as the tree's own (at `rel`)."""
     base = default_base(ROOT, protocols.get(version), "stable")
     schema = json.loads(base.read_text())
     change(schema)
-    target = root / "schema" / version / "schema.json"
+    target = root / (rel or f"schema/{version}/schema.json")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(schema))
     return target
@@ -79,9 +79,8 @@ def test_examples_are_judged_by_the_trees_own_schemas_and_the_note_says_so(tree:
     mine = [f for f in found if f["path"] == "docs/protocol/v1/cancel.mdx"]
     assert mine == []
     sdk_note = [f["message"] for f in found if f["rule"] == "upstream/schemas"]
-    assert any(
-        m.startswith(f"examples of v1 are judged against {protocols.SDK_PACKAGE}") for m in sdk_note
-    )
+    assert len(sdk_note) == 1, "one line says which schemas judged which version"
+    assert sdk_note[0].startswith(f"examples judged: v1 by {protocols.SDK_PACKAGE}")
     _tree_schema(tree, "v1", _require_reason)
     status, found, _ = _run(tree, "--only", "upstream-examples")
     mine = [
@@ -97,10 +96,23 @@ def test_examples_are_judged_by_the_trees_own_schemas_and_the_note_says_so(tree:
             "[v1 CancelNotification] /params: 'reason' is a required property",
         )
     ]
-    notes = {f["path"]: f["message"] for f in found if f["rule"] == "upstream/schemas"}
-    assert notes["schema/v1/schema.json"].startswith(
-        "examples of v1 are judged against schema/v1/schema.json and "
-    )
+    (note,) = [f["message"] for f in found if f["rule"] == "upstream/schemas"]
+    assert note.startswith("examples judged: v1 by schema/v1/schema.json and ")
+
+
+def test_a_tree_of_the_layout_before_v2_is_judged_by_its_own_schema(tree: Path) -> None:
+    # Before v2, upstream kept schema/schema.json and schema/schema.unstable.json.
+    page = _page(tree, "docs/protocol/cancel.mdx", f"```json\n{CANCEL}\n```\n")
+    _list_in_nav(tree, "protocol/cancel")
+    _tree_schema(tree, "v1", _require_reason, "schema/schema.json")
+    status, found, _ = _run(tree, "--only", "upstream-examples")
+    mine = [(f["line"], f["message"]) for f in found if f["path"] == "docs/protocol/cancel.mdx"]
+    assert status == 1
+    assert mine == [
+        (_line(page, "{"), "[v1 CancelNotification] /params: 'reason' is a required property")
+    ]
+    (note,) = [f["message"] for f in found if f["rule"] == "upstream/schemas"]
+    assert note.startswith("examples judged: v1 by schema/schema.json and ")
 
 
 def test_a_tree_schema_that_reaches_outside_is_refused_and_the_sdks_stands_in(tree: Path) -> None:

@@ -80,7 +80,7 @@ def test_invalid_files_exit_1_naming_each(fixtures: Path) -> None:
         " (a receiver drops /_meta and keeps the message)" in result.stdout
     ), result.stdout
     assert (
-        "SessionUpdate.missing-content.json:1:1: [v1 SessionUpdate]"
+        "SessionUpdate.missing-content.json:1:1: error: [v1 SessionUpdate]"
         " (root): 'content' is a required property (a receiver rejects the message)"
         in result.stdout
     )

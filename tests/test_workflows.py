@@ -243,7 +243,7 @@ def test_the_check_step_annotates_summarizes_and_fails_with_the_check(
     if status == 0:
         assert "All checks passed" in summary and "|" not in summary
     elif findings:
-        assert "**2 finding(s)**" in summary and "| Where | Rule | Message |" in summary
+        assert "**2 finding(s)**" in summary and "| Level | Where | Rule | Message |" in summary
     else:
         assert "Could not run" in summary and "aspell is missing" in summary
 
@@ -301,7 +301,7 @@ def test_the_summary_escapes_file_names_and_messages_from_the_pull_request() -> 
     assert len(table) == 4, "a line break in a message starts no row"
     for line in table:
         # GitHub splits a row at every `|` that is not escaped; only the table's own are left.
-        assert line.count("|") == 4, line
+        assert line.count("|") == 5, line
     cells = "".join(line.strip("|") for line in table[2:])
     for char in "<>`*_[]()\\!":
         assert char not in cells.replace("<br>", ""), char
@@ -312,8 +312,9 @@ def test_the_summary_escapes_file_names_and_messages_from_the_pull_request() -> 
     parsed.feed(markdown.markdown(summary, extensions=["tables"]))
     assert parsed.tags <= {"h3", "p", "strong", "table", "thead", "tbody", "tr", "th", "td", "br"}
     header, *rows = parsed.rows
-    assert header == ["Where", "Rule", "Message"]
-    shown = {row[0]: row for row in rows}
+    assert header == ["Level", "Where", "Rule", "Message"]
+    shown = {row[1]: row[1:] for row in rows}
+    assert {row[0] for row in rows} == {"error"}
     where = HOSTILE.location()
     assert shown[where][1] == "rfds/missing-section"
     message = shown[where][2]
@@ -329,7 +330,7 @@ def test_the_summary_stays_small_however_many_findings_a_pull_request_makes() ->
     many = [Finding(f"rfds/{i}.md", 1, 1, "rfds", long, "") for i in range(2000)]
     summary = _summary(_report(*many), 1)
     assert len(summary.encode("utf-8")) < 1024 * 1024 // 2, "GitHub's limit is 1 MiB a step"
-    shown = summary.count("\n| rfds&#47;")
+    shown = summary.count("\n| error | rfds&#47;")
     assert f"\n{2000 - shown} more finding(s): the step's log lists every one." in summary
     assert 0 < shown < 2000
 
@@ -651,3 +652,13 @@ def test_the_summary_of_a_report_with_many_checks_stays_small(tmp_path: Path) ->
         assert result.returncode == 0, result.stderr
         assert len(result.stdout.encode()) < 1024 * 1024 // 2
         assert "and 19960 more" in result.stdout
+
+
+def test_the_summary_lists_errors_first_with_their_level_and_leaves_notes_out() -> None:
+    note = Finding("docs/a.mdx", 1, 1, "upstream-examples", "inferred", "upstream/x", "note")
+    warn = Finding("docs/a.mdx", 2, 1, "upstream-examples", "odd", "upstream/y", "warning")
+    error = Finding("docs/z.mdx", 9, 1, "upstream-links", "broken", "upstream/z")
+    summary = summary_report.render(Report("check", [note, warn, error], annotate="warning"))
+    levels = [line.split(" | ")[0] for line in summary.splitlines() if line.startswith("| ")]
+    assert levels == ["| Level", "| ---", "| error", "| warning"]
+    assert "inferred" not in summary

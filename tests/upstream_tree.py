@@ -272,7 +272,7 @@ PLANTED = {
     "upstream/typo": ("docs/protocol/v1/overview.mdx", "teh client", "error"),
     "upstream/prettier": ("docs/protocol/v1/overview.mdx", "*  A list item", "error"),
     "upstream/template-title": ("docs/rfds/untitled.mdx", "WRITE THE TITLE HERE", "error"),
-    "upstream/template-prompt": ("docs/rfds/untitled.mdx", "## Elevator pitch", "warning"),
+    "upstream/template-practice": ("docs/rfds/TEMPLATE", "---", "note"),
     "upstream/template-section": ("docs/rfds/untitled.mdx", "---", "warning"),
 }
 """Each planted problem by rule: its file, text on the line it is found at, and its level."""

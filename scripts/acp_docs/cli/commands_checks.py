@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from acp_docs.checks.baseline import at_least
 from acp_docs.cli.common import (
     FOUND,
     OK,
@@ -97,6 +98,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             failing.setdefault(result.error, []).append(result.name)
     errors = [f"{', '.join(names)}: {error}" for error, names in failing.items()]
     emit(args, findings, results=results, errors=errors, annotate=args.min_level)
+    hidden = len(findings) - len(at_least(findings, args.min_level))
+    if hidden and args.format in (None, "text", "summary"):
+        say(f"acp-docs check: {hidden} finding(s) below {args.min_level} not shown (--min-level)")
     say(f"acp-docs check: {len(results)} check(s) in {time.perf_counter() - start:.2f}s")
     said_kind = {f.message for r in results for f in r.findings if f.rule == "upstream/not-acp"}
     for kind in sorted(said_kind):  # which checks ran, said plainly
@@ -140,7 +144,7 @@ def _write_baseline(
 
     check_output(path)
     kept = baseline.at_least([f for r in results for f in r.findings], level)
-    count = baseline.write(path, kept, within=tree)
+    count = baseline.write(path, kept, within=tree, commit=baseline.commit_of(tree))
     say(
         f"acp-docs check: wrote the baseline {path} ({count} finding(s) of level {level} or"
         " above); `--baseline` reports only findings it does not hold"
@@ -167,7 +171,8 @@ def _against_baseline(
         raise UsageError(
             f"{path}: no such baseline; write one with --write-baseline {path} and commit it"
         )
-    kept, stale = baseline.new_only(results, baseline.read(path), level)
+    moved = baseline.renames(tree, baseline.written_at(path))
+    kept, stale = baseline.new_only(results, baseline.read(path, moved), level)
     if stale:
         say(
             f"acp-docs check: {len(stale)} baseline entr{'y' if len(stale) == 1 else 'ies'} of"

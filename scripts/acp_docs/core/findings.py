@@ -29,10 +29,18 @@ class Finding:
     message: str
     rule: str = ""
     level: str = "error"
+    key: str = ""
+    """What the problem is, apart from where and how it is said (a link's target, not the
+    link as written): what a baseline matches; the message when empty."""
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
             raise ValueError(f"unknown finding level {self.level!r}: one of {', '.join(LEVELS)}")
+
+    @property
+    def identity(self) -> str:
+        """The problem itself, for a baseline: `key`, or the message."""
+        return self.key or self.message
 
     @property
     def fails(self) -> bool:

@@ -84,7 +84,11 @@ class ProtocolVersion:
     replay_methods: tuple[str, ...]
     """Requests during which an Agent replays conversation history."""
     base_files: Mapping[str, str] = field(default_factory=dict)
-    """`stable` and `unstable` -> the schema file's path inside the SDK package."""
+    """`stable` and `unstable` -> the schema file's path inside the SDK package (and in an
+    upstream tree of today's layout)."""
+    older_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """`stable` and `unstable` -> where upstream trees of earlier layouts kept the version's
+    schema, newest layout first (before v2, the v1 schema was `schema/schema.json`)."""
     state_update: str | None = None
     """The `SessionUpdate` tag by which an Agent reports the session's state (`idle` ends
     foreground work); None when the version has none: a turn ends with its response."""
@@ -127,6 +131,12 @@ class ProtocolVersion:
         return frozenset(u.fallback for u in self.unions.values() if u.fallback)
 
 
+def tree_files(version: ProtocolVersion, channel: str) -> tuple[str, ...]:
+    """Every path an upstream tree of any age kept `version`'s `channel` schema at, newest
+    layout first."""
+    return (version.base_files[channel], *version.older_files.get(channel, ()))
+
+
 def _base_files(name: str) -> dict[str, str]:
     return {
         "stable": f"schema/{name}/schema.json",
@@ -143,6 +153,7 @@ V1 = ProtocolVersion(
     session_notification="SessionNotification",
     replay_methods=("session/load",),
     base_files=_base_files("v1"),
+    older_files={"stable": ("schema/schema.json",), "unstable": ("schema/schema.unstable.json",)},
     handshake=Handshake(
         number=1,
         client_capabilities="clientCapabilities",

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from acp_docs.core.findings import CheckResult, Finding
+from acp_docs.core.findings import LEVELS, CheckResult, Finding
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,19 @@ class Report:
         (`CheckResult.cause`) first, then by place."""
         causes = {r.name for r in self.results if r.cause}
         return sorted(set(self.findings), key=lambda f: (f.check not in causes, f.sort_key()))
+
+    def for_people(self) -> list[Finding]:
+        """The findings a person reads (the terminal, a job summary): those of the `annotate`
+        level or above, errors first, then warnings, then notes, each in `in_order`."""
+        rank = LEVELS.index(self.annotate)
+        shown = [f for f in self.in_order() if LEVELS.index(f.level) <= rank]
+        return sorted(shown, key=lambda f: LEVELS.index(f.level))
+
+    @property
+    def hidden(self) -> int:
+        """How many findings are below the `annotate` level (left out of `for_people`)."""
+        rank = LEVELS.index(self.annotate)
+        return sum(1 for f in set(self.findings) if LEVELS.index(f.level) > rank)
 
 
 Annotate = Callable[

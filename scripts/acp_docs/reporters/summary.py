@@ -1,7 +1,8 @@
 """A job summary in Markdown: `--format summary`, and what `acp-docs report` writes for CI.
 
-A table of every finding, the checks that could not run, or "All checks
-passed". A pull request chooses its file names and so part of every message:
+A table of every finding of the report's level or above (`--min-level`),
+errors first, with a level column; the checks that could not run; or "All
+checks passed". A pull request chooses its file names and so part of every message:
 each cell is escaped so that nothing in it is Markdown or HTML (every ASCII
 punctuation character becomes a numeric character reference, a `|` cannot
 start a cell and a line break cannot start a row), and the summary stays far
@@ -56,7 +57,7 @@ def stopped(status: int | None) -> str:
 def render(report: Report) -> str:
     """The job summary: a table of the findings, the checks that could not run, or a pass."""
     lines = [TITLE, ""]
-    found = report.in_order()
+    found = report.for_people()
     found_by = [r.name for r in report.results if r.findings]
     errors = list(report.errors)
     if not found and not errors:
@@ -68,10 +69,13 @@ def render(report: Report) -> str:
         lines += [
             f"**{len(found)} finding(s)** from {sources}:",
             "",
-            "| Where | Rule | Message |",
-            "| --- | --- | --- |",
+            "| Level | Where | Rule | Message |",
+            "| --- | --- | --- | --- |",
         ]
-        rows = (f"| {cell(f.location())} | {cell(f.rule_id)} | {cell(f.message)} |" for f in found)
+        rows = (
+            f"| {f.level} | {cell(f.location())} | {cell(f.rule_id)} | {cell(f.message)} |"
+            for f in found
+        )
         lines += _within_budget(rows, len(found), "finding(s)")
         _shown, left = github.annotated(found, "warning")
         if left:

@@ -6,8 +6,11 @@ and a trailing slash are dropped. A file under `docs/` (an image) or a redirect
 source is a target too. An anchor must be a heading's slug of the target page
 (Mintlify's: `acp_docs.upstream.anchors`), a component's or an element's `id`.
 A redirect source may hold `:name` (one segment) or `:name*` (any rest).
-Links with a scheme (`https:`, `mailto:`) are not followed: the check makes no
-network request.
+Images and media (`![](...)`, `<img src>`, `<video src>`, ...) are links too,
+to files, resolved as Mintlify's link checker resolves them (`./` and `../`
+from the page's folder, anything else from the root of `docs/`): one the tree
+does not have is `upstream/missing-media`. Links with a scheme (`https:`, `mailto:`,
+`data:`) are not followed: the check makes no network request.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ def _target(route: str, href: str) -> str:
     return target
 
 
-def _found(path: str, line: int, col: int, message: str, rule: str) -> Finding:
-    return Finding(path, line, col, CHECK, message, f"upstream/{rule}")
+def _found(path: str, line: int, col: int, message: str, rule: str, key: str) -> Finding:
+    """A finding whose identity (for a baseline) is `key`: what is missing, however written."""
+    return Finding(path, line, col, CHECK, message, f"upstream/{rule}", key=key)
 
 
 def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
@@ -51,6 +55,20 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
     anchors = {by_path[path]: page_anchors(s) for path, s in scanned.items() if s.error is None}
     for path, page_scan in sorted(scanned.items()):
         route = by_path[path]
+        for line, col, src in page_scan.media:
+            if not src or _SCHEME.match(src) or src.startswith("//"):
+                continue
+            where = unquote(src.split("#", 1)[0].split("?", 1)[0])
+            # As Mintlify's link checker resolves them: `./` and `../` from the page's
+            # folder, anything else from the root of docs/.
+            near = where.startswith(("./", "../"))
+            base = "/" + posixpath.dirname(path.split("/", 1)[-1]) if near else "/"
+            rel = posixpath.normpath(posixpath.join(base, where)).lstrip("/")
+            if rel not in tree.files:
+                said = f"{src!r}: no file docs/{rel}, so the page shows a broken image"
+                found.append(
+                    _found(path, line, col, f"image or media {said}", "missing-media", rel)
+                )
         for line, col, href in page_scan.links:
             if not href or _SCHEME.match(href) or href.startswith("//"):
                 continue
@@ -65,7 +83,9 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
                 ):
                     continue
                 said = f"no page {target!r} (docs/{target}.mdx) and no file of that name"
-                found.append(_found(path, line, col, f"link {href!r}: {said}", "broken-link"))
+                found.append(
+                    _found(path, line, col, f"link {href!r}: {said}", "broken-link", target)
+                )
                 continue
             known = anchors.get(target)
             if (
@@ -76,5 +96,14 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
             ):
                 shown = "this page" if target == route else repr(target)
                 said = f"{shown} has no heading or element with the anchor #{anchor}"
-                found.append(_found(path, line, col, f"link {href!r}: {said}", "broken-anchor"))
+                found.append(
+                    _found(
+                        path,
+                        line,
+                        col,
+                        f"link {href!r}: {said}",
+                        "broken-anchor",
+                        f"{target}#{anchor}",
+                    )
+                )
     return found

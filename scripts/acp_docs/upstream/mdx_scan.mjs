@@ -105,6 +105,7 @@ function expressionLinks(attribute, links) {
 }
 
 const RESOURCES = new Set(["use", "image", "feImage"]);
+const MEDIA = new Set(["img", "video", "audio", "source", "track"]);
 const LIVE = new Set([
   "mdxFlowExpression",
   "mdxTextExpression",
@@ -118,6 +119,7 @@ function scan(tree, custom) {
   const blocks = [];
   const headings = [];
   const links = [];
+  const media = [];
   const ids = [];
   const components = [];
   const stray = [];
@@ -177,6 +179,8 @@ function scan(tree, custom) {
     ) {
       // `[^note]: ...` is a footnote (Mintlify reads GitHub's Markdown), not a link.
       links.push({ line: at.line, col: at.column, url: node.url });
+    } else if (node.type === "image") {
+      media.push({ line: at.line, col: at.column, url: node.url });
     } else if (
       node.type === "mdxJsxFlowElement" ||
       node.type === "mdxJsxTextElement"
@@ -186,6 +190,9 @@ function scan(tree, custom) {
       if (href !== null)
         links.push({ line: at.line, col: at.column, url: href });
       for (const each of node.attributes ?? []) expressionLinks(each, links);
+      // Images and media a page shows are files the site must have, as links are.
+      const src = MEDIA.has(node.name) ? attribute(node, "src") : null;
+      if (src !== null) media.push({ line: at.line, col: at.column, url: src });
       const id = attribute(node, "id");
       if (id !== null) ids.push(id);
       // Components Mintlify anchors by a title or a name when they have no id.
@@ -207,7 +214,7 @@ function scan(tree, custom) {
   };
   walk(tree, []);
   if (declared !== null) stray.push(declared.line);
-  return { blocks, headings, links, ids, components, stray, live };
+  return { blocks, headings, links, media, ids, components, stray, live };
 }
 
 for (const file of request.files) {

@@ -1,9 +1,11 @@
-"""Formatting as upstream's `prettier --check .` sees it, with the tree's own configuration.
+"""Formatting as the tree's own CI sees it: its Prettier, its configuration, its files.
 
-The pinned Prettier of this project formats each file under `docs/` that
-Prettier has a parser for (by its name, `prettier_files.languages`), with the options the
-tree's configuration allows (`prettierconfig`), leaving out what the tree's
-`.prettierignore` and `.gitignore` leave out. Python reads every file and
+The Prettier the tree's lock file pins (`treeprettier`, this project's pinned
+one when the tree locks none) formats each file under `docs/` that Prettier
+has a parser for (by its name, `prettier_files.languages`) and that the tree's
+scripts hand Prettier (`prettier --check "**/*.{md,mdx}"`: those alone), with
+the options the tree's configuration allows (`prettierconfig`), leaving out
+what the tree's `.prettierignore` and `.gitignore` leave out. Python reads every file and
 sends its text; Prettier reads no file of the tree. Answers are cached by
 text and options (`nodejobs`), so a warm run starts no Node.
 """
@@ -21,7 +23,7 @@ from acp_docs.checks import prettier_files
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import Finding
 from acp_docs.sources.textfile import UnreadableFile, read_text
-from acp_docs.upstream import nodejobs, prettierconfig
+from acp_docs.upstream import nodejobs, prettierconfig, treeprettier
 from acp_docs.upstream.tree import DOCS, PAGE_SUFFIXES, Tree
 
 CHECK = prettierconfig.CHECK
@@ -92,7 +94,18 @@ def check(tree: Tree, only: frozenset[str] | None = None) -> list[Finding]:
     """
     found: list[Finding] = []
     ignored = _ignored(tree, found)
-    texts = {p: t for p, t in _texts(tree, found).items() if not ignored.match_file(p)}
+    chosen = treeprettier.choose(tree.root)
+    found += [*chosen.findings, treeprettier.describe(chosen)]
+    texts = {
+        p: t
+        for p, t in _texts(tree, found).items()
+        if not ignored.match_file(p) and (chosen.scope is None or chosen.scope.match_file(p))
+    }
+    script = PRETTIER
+    if chosen.package != PRETTIER.package:
+        script = nodejobs.Script(
+            "prettier", PRETTIER.path, chosen.package, "index.mjs", PRETTIER.cache
+        )
     if only is not None:
         texts = {path: text for path, text in texts.items() if path in only}
     configs = prettierconfig.find(tree.root, {p.rsplit("/", 1)[0] for p in texts})
@@ -122,7 +135,7 @@ def check(tree: Tree, only: frozenset[str] | None = None) -> list[Finding]:
                 job["virtual"] = str(base / path)
             jobs.append(job)
         salt = json.dumps({p: (c.as_json() if c else None) for p, c in configs.by_folder.items()})
-        answers = nodejobs.answers(PRETTIER, jobs, salt=salt, unkeyed=("config", "virtual"))
+        answers = nodejobs.answers(script, jobs, salt=salt, unkeyed=("config", "virtual"))
     for job in jobs:
         path = str(job["path"])
         answer = answers[path]

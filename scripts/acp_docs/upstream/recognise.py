@@ -1,7 +1,8 @@
 """Whether a Mintlify tree is ACP's: only then are its examples judged by ACP's schemas.
 
-A tree is ACP's when it keeps ACP's schemas (`schema/v1/schema.json` or
-`schema/v2/schema.json`), when `docs/docs.json` names the Agent Client
+A tree is ACP's when it keeps ACP's schemas (`schema/v1/schema.json`,
+`schema/v2/schema.json`, or before v2 `schema/schema.json`, when that schema
+has ACP's `SessionUpdate` and `InitializeRequest`), when `docs/docs.json` names the Agent Client
 Protocol, or when its navigation has the RFDs tab with status groups. Any
 other Mintlify tree (MCP's, a product's) gets the checks that hold for every
 Mintlify tree: its files, MDX, navigation, links, spelling and formatting,
@@ -11,6 +12,7 @@ and a note that says so.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from acp_docs.core import protocols
 from acp_docs.upstream.nav import RFDS_TAB, Nav
@@ -18,6 +20,20 @@ from acp_docs.upstream.tree import Tree
 from acp_docs.upstream.treeschemas import tree_file
 
 ACP_NAME = "agent client protocol"
+ACP_DEFINITIONS = (b'"SessionUpdate"', b'"InitializeRequest"')
+"""Names an ACP schema holds: a `schema/schema.json` of another project does not make its
+tree ACP's."""
+SNIFF = 8 * 1024 * 1024
+"""The most bytes of a schema file read to tell whether it is ACP's."""
+
+
+def _names_acp(path: Path) -> bool:
+    try:
+        with open(path, "rb") as schema:
+            head = schema.read(SNIFF)
+    except OSError:
+        return False
+    return all(name in head for name in ACP_DEFINITIONS)
 
 
 @dataclass(frozen=True)
@@ -31,9 +47,9 @@ class Recognised:
 def recognise(tree: Tree, nav: Nav) -> Recognised:
     """Whether `tree` is ACP's, with the reason."""
     for version in protocols.VERSIONS.values():
-        rel = version.base_files["stable"]
-        if tree_file(tree.root, rel) is not None:
-            return Recognised(True, f"it keeps ACP's {rel}")
+        for rel in protocols.tree_files(version, "stable"):
+            if tree_file(tree.root, rel) is not None and _names_acp(tree.root / rel):
+                return Recognised(True, f"it keeps ACP's {rel}")
     name = tree.nav.get("name") if isinstance(tree.nav, dict) else None
     if isinstance(name, str) and ACP_NAME in name.casefold():
         return Recognised(True, f"docs/docs.json names {name!r}")

@@ -71,6 +71,9 @@ class Scanned:
     field name of a `...Field`: Mintlify anchors them too."""
     links: tuple[tuple[int, int, str], ...] = ()
     """(line, column, URL) of each Markdown link and JSX `href`."""
+    media: tuple[tuple[int, int, str], ...] = ()
+    """(line, column, URL) of each image (`![](...)`) and media `src` (`<img>`, `<video>`,
+    `<audio>`, `<source>`, `<track>`): files the site must have."""
     ids: tuple[str, ...] = ()
     """The `id` attributes of JSX elements: anchors as much as headings are."""
     stray: tuple[int, ...] = ()
@@ -109,6 +112,7 @@ def _from(answer: dict[str, Any]) -> Scanned:
         ),
         components=tuple((str(kind), str(value)) for kind, value in answer.get("components", [])),
         links=tuple((int(k["line"]), int(k["col"]), str(k["url"])) for k in answer["links"]),
+        media=tuple((int(k["line"]), int(k["col"]), str(k["url"])) for k in answer["media"]),
         ids=tuple(str(i) for i in answer["ids"]),
         stray=tuple(int(line) for line in answer["stray"]),
         live=tuple(

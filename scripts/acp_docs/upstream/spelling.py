@@ -1,7 +1,11 @@
 """Spelling as upstream spells: `typos` (pinned on PyPI) with the tree's own `typos.toml`.
 
-Only the tree's `typos.toml` is read (`--isolated` leaves out any other
-configuration typos would look for), and typos reads only the pages the walk
+A tree is spell-checked only when it configures typos (a `typos.toml`,
+`_typos.toml` or `.typos.toml` at its root, the names typos reads): a tree
+whose CI runs no spell checker, as MCP's, gets a note that says so, never the
+findings of a tool it does not use. Only the tree's configuration is read
+(`--isolated` leaves out any other configuration typos would look for), and
+typos reads only the pages the walk
 found to be regular files, named to it on standard input. A config file that is
 a link, or past the size limit, is a finding and is not used.
 
@@ -16,6 +20,7 @@ error at that file that says so, and every other file keeps its findings.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import tomllib
@@ -29,6 +34,8 @@ from acp_docs.upstream.tree import NAV_FILE, Tree
 
 CHECK = "upstream-typos"
 CONFIG = "typos.toml"
+CONFIGS = (CONFIG, "_typos.toml", ".typos.toml")
+"""The names typos reads its configuration from, in its order."""
 FIX = "run `make setup` in the acp-docs checkout (it installs typos from PyPI)"
 TIMEOUT = 60.0
 """Seconds for every ordinary file together."""
@@ -49,22 +56,29 @@ def check(tree: Tree, only: frozenset[str] | None = None) -> list[Finding]:
     With `only`, just the files of those paths (from DIR) are read by typos.
     """
     found: list[Finding] = []
-    config = tree.root / CONFIG
+    name = next((n for n in CONFIGS if os.path.lexists(tree.root / n)), None)
+    if name is None:
+        message = (
+            "the tree configures no spell checker (no typos.toml): its spelling is not checked,"
+            " as its own CI does not check it"
+        )
+        return [Finding(".", 1, 1, CHECK, message, "upstream/typos-unconfigured", "note")]
+    config = tree.root / name
     options = ["--format", "json", "--isolated", "--force-exclude", "--file-list", "-"]
     if config.is_symlink():
         message = "a symbolic link: not used as typos's configuration"
-        found.append(Finding(CONFIG, 1, 1, CHECK, message, "upstream/typos-config"))
-    elif config.exists():
+        found.append(Finding(name, 1, 1, CHECK, message, "upstream/typos-config"))
+    else:
         try:
-            tomllib.loads(read_text(config, CONFIG))  # size, UTF-8 and TOML before typos reads it
-            options += ["--config", CONFIG]
+            tomllib.loads(read_text(config, name))  # size, UTF-8 and TOML before typos reads it
+            options += ["--config", name]
         except UnreadableFile as exc:
-            found.append(Finding(CONFIG, 1, 1, CHECK, exc.reason, "upstream/typos-config"))
+            found.append(Finding(name, 1, 1, CHECK, exc.reason, "upstream/typos-config"))
         except tomllib.TOMLDecodeError as exc:
             place = re.search(r"line (\d+), column (\d+)", str(exc))
             line, col = (int(place[1]), int(place[2])) if place else (1, 1)
             message = f"typos cannot read its configuration: {exc}"
-            return [Finding(CONFIG, line, col, CHECK, message, "upstream/typos-config")]
+            return [Finding(name, line, col, CHECK, message, "upstream/typos-config")]
     texts = {page.path: page.text for page in tree.pages.values()}
     if tree.nav is not None:
         texts[NAV_FILE] = tree.nav_text

@@ -2,9 +2,12 @@
 
 Each `##` section of the template is expected in every RFD, in its order of
 the template; a section whose guidance says OPTIONAL may be left out while the
-RFD is a Draft. The template asks authors to keep its `>` prompt lines, so a
-section without one is reported. Upstream merges RFDs that bend these rules,
-so they are warnings; a title left as the template's placeholder is an error.
+RFD is a Draft. The template asks authors to keep its `>` prompt lines, but
+a tree's practice decides: where fewer than half of its RFDs keep any (none
+did at b7f0005), their absence is the practice, not a defect, and a note says
+so; otherwise a section without one is reported. Upstream merges RFDs that
+bend these rules, so they are warnings; a title left as the template's
+placeholder is an error.
 A Completed RFD (or one to be removed) is a record, not a draft: it is not held
 to a template that may have changed since it was written.
 """
@@ -82,16 +85,41 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
         message = f"{TEMPLATE} is missing or not a readable file: RFDs are not held to a template"
         return [Finding(TEMPLATE, 1, 1, CHECK, message, "upstream/template-missing", "note")]
     found = []
-    for route, page in sorted(tree.pages.items()):
-        if nav.is_rfd(route) and scanned.get(page.path, Scanned()).error is None:
-            status = nav.status(route)[:1]
-            if status and status[0] in SETTLED:
-                continue  # the template is for RFDs still being written
-            found += _page(page.path, page.text, template, status == ["Draft"])
+    rfds = [
+        (route, page)
+        for route, page in sorted(tree.pages.items())
+        if nav.is_rfd(route) and scanned.get(page.path, Scanned()).error is None
+    ]
+    prompting = sum(1 for _route, page in rfds if _keeps_prompts(page.text, template))
+    practice = 2 * prompting >= len(rfds)
+    if not practice and any(s.prompted for s in template.sections):
+        message = (
+            f"{prompting} of the tree's {len(rfds)} RFDs keep the template's `>` prompt lines:"
+            " the tree's practice is to drop them, so no RFD is asked to keep them"
+        )
+        found.append(Finding(TEMPLATE, 1, 1, CHECK, message, "upstream/template-practice", "note"))
+    for route, page in rfds:
+        status = nav.status(route)[:1]
+        if status and status[0] in SETTLED:
+            continue  # the template is for RFDs still being written
+        found += _page(page.path, page.text, template, status == ["Draft"], practice)
     return found
 
 
-def _page(path: str, text: str, template: Template, draft: bool) -> list[Finding]:
+def _keeps_prompts(text: str, template: Template) -> bool:
+    """True when an RFD keeps a `>` prompt line under any prompted section of the template."""
+    prompted = {s.heading for s in template.sections if s.prompted}
+    for match in _HEADING.finditer(text):
+        if match.group(1) in prompted:
+            after = next((ln for ln in text[match.end() :].split("\n") if ln.strip()), "")
+            if after.startswith(">"):
+                return True
+    return False
+
+
+def _page(
+    path: str, text: str, template: Template, draft: bool, prompts: bool = True
+) -> list[Finding]:
     found = []
 
     def add(line: int, rule: str, message: str, level: str = "warning") -> None:
@@ -119,6 +147,6 @@ def _page(path: str, text: str, template: Template, draft: bool) -> list[Finding
             continue
         line = text.count("\n", 0, match.start()) + 1
         after = next((ln for ln in text[match.end() :].split("\n") if ln.strip()), "")
-        if section.prompted and not after.startswith(">"):
+        if prompts and section.prompted and not after.startswith(">"):
             add(line, "template-prompt", "the template's `>` prompt line is missing here (keep it)")
     return found

@@ -64,6 +64,29 @@ def route_of(rel: str) -> str:
     return stem[: -len("/index")] if stem.endswith("/index") else stem
 
 
+def _link(root: Path, full: Path, shown: str) -> Finding:
+    """A symbolic link of the tree: Mintlify resolves links when it deploys (its documentation
+    says so of folders of skills, which MCP links on purpose), so one whose target stays in
+    the checkout is published, and said in a note; one that leaves the checkout, or leads
+    nowhere, would publish what is not the tree's, or nothing: an error. Neither is ever
+    followed or read here."""
+    try:
+        target = Path(os.path.realpath(full))
+        inside = target.is_relative_to(root) and target.exists()
+    except (OSError, ValueError):
+        inside = False
+    if inside:
+        message = (
+            "a symbolic link inside the checkout: Mintlify publishes what it leads to; this"
+            " check does not follow it"
+        )
+        return Finding(shown, 1, 1, "upstream-files", message, "upstream/link", "note")
+    message = (
+        "a symbolic link out of the checkout, or to nothing: not followed, and not publishable"
+    )
+    return _problem(shown, message, "upstream/link")
+
+
 def load(root: Path) -> Tree:
     """Read the tree at `root`; a UsageError when it has no `docs/` folder."""
     root = root.resolve()
@@ -96,13 +119,7 @@ def load(root: Path) -> Tree:
                 continue
             info = full.lstat()
             if stat.S_ISLNK(info.st_mode):
-                tree.problems.append(
-                    _problem(
-                        shown,
-                        "a symbolic link: not followed (Mintlify publishes files, not links)",
-                        "upstream/link",
-                    )
-                )
+                tree.problems.append(_link(root, full, shown))
                 continue
             if not stat.S_ISREG(info.st_mode):
                 tree.problems.append(

@@ -1,10 +1,12 @@
 """The schemas a tree's examples are judged by: the tree's own when it has them.
 
 An upstream checkout keeps the schemas its pages were written against in
-`schema/v1/schema.json`, `schema/v1/schema.unstable.json` and the same for v2;
-the pull request that changes a page regenerates them. So each version and
-channel is judged by the tree's file when it has one, and by the pinned
-SDK's only when it has none. A tree's schema is read as any file of the tree
+`schema/v1/schema.json`, `schema/v1/schema.unstable.json` and the same for v2
+(before v2, the v1 schemas were `schema/schema.json` and
+`schema/schema.unstable.json`: every layout upstream has had is known,
+`protocols.tree_files`); the pull request that changes a page regenerates
+them. So each version and channel is judged by the tree's file when it has
+one, and by the pinned SDK's only when it has none. A tree's schema is read as any file of the tree
 is (a regular file inside it, never through a link, within the size limit)
 and vetted before use: a `$ref` that leaves the document or a pattern no
 linear engine runs is a finding, and the SDK's schema stands in for it.
@@ -42,14 +44,17 @@ class Chosen:
     problems: list[Finding] = field(default_factory=list)
 
     def notes(self) -> list[Finding]:
-        """One note per version saying which schemas judged its examples."""
-        out = []
+        """One note, in one line, saying which schemas judged the examples of each version."""
+        said = []
         for version in protocols.NAMES:
             stable, unstable = (self.sources[(version, c)] for c in protocols.CHANNELS)
-            where = stable if not stable.startswith(protocols.SDK_PACKAGE) else NAV_FILE
-            message = f"examples of {version} are judged against {stable} and {unstable}"
-            out.append(Finding(where, 1, 1, CHECK, message, "upstream/schemas", "note"))
-        return out
+            said.append(f"{version} by {stable} and {unstable}")
+        message = "examples judged: " + "; ".join(said)
+        return [Finding(NAV_FILE, 1, 1, CHECK, message, "upstream/schemas", "note")]
+
+    def line(self) -> str:
+        """The same, for the terminal: which schemas judged which version."""
+        return self.notes()[0].message
 
 
 def tree_file(root: Path, rel: str) -> Path | None:
@@ -88,11 +93,12 @@ def choose(root: Path) -> Chosen:
     sdk = f"{protocols.SDK_PACKAGE} {sdk_version(nodejobs.PROJECT)}"
     for channel in protocols.CHANNELS:
         for version in protocols.VERSIONS.values():
-            rel = version.base_files[channel]
-            mine = tree_file(root, rel)
+            kept = [(tree_file(root, rel), rel) for rel in protocols.tree_files(version, channel)]
+            mine = next(((path, rel) for path, rel in kept if path is not None), None)
             if mine is not None:
-                picks[(version.name, channel)] = (mine, rel)
+                picks[(version.name, channel)] = mine
             else:
+                rel = version.base_files[channel]
                 base = default_base(nodejobs.PROJECT, version, channel)
                 picks[(version.name, channel)] = (base, f"{sdk} {rel}")
     paths = [path for path, _shown in picks.values()]
