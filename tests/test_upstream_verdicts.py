@@ -362,3 +362,49 @@ def test_an_acp_only_check_left_out_of_a_chosen_few_is_said(tmp_path: Path) -> N
     assert status == 0, said
     assert [f["rule"] for f in found] == ["upstream/not-acp"]
     assert "is a Mintlify tree, but not ACP's" in said and "upstream-examples" not in said
+
+
+def _findings_of(tree: Path, page: Path) -> list[tuple[str, str]]:
+    _status, found, _ = _run(tree, "--only", "upstream-examples")
+    rel = str(page.relative_to(tree))
+    return [(f["rule"], f["level"]) for f in found if f["path"] == rel]
+
+
+def test_a_json_schema_in_a_page_is_not_taken_for_a_payload(tree: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "const": "acp"},
+            "_meta": {"type": ["object", "null"]},
+        },
+        "required": ["type"],
+    }
+    page = _page(tree, "docs/rfds/transport.mdx", f"```json\n{json.dumps(schema, indent=2)}\n```\n")
+    _list_in_nav(tree, "rfds/transport")
+    assert _findings_of(tree, page) == [("upstream/json-schema", "note")]
+
+
+def test_the_words_before_a_block_name_its_version(tree: Path) -> None:
+    idle = {
+        "jsonrpc": "2.0",
+        "method": "session/update",
+        "params": {"sessionId": "s", "update": {"sessionUpdate": "state_update", "state": "idle"}},
+    }
+    block = f"```json\n{json.dumps(idle, indent=2)}\n```\n"
+    page = _page(tree, "docs/rfds/usage.mdx", f"For v2, the equivalent carrier is:\n\n{block}")
+    _list_in_nav(tree, "rfds/usage")
+    assert _findings_of(tree, page) == []
+    page = _page(tree, "docs/rfds/usage.mdx", f"The carrier is:\n\n{block}")
+    assert ("upstream/invalid-payload", "error") in _findings_of(tree, page)
+
+
+def test_a_member_a_sibling_branch_of_an_untagged_union_names_is_no_typo(tree: Path) -> None:
+    params = {"sessionId": "s", "configId": "mode", "type": "id", "value": "code"}
+    request = {"jsonrpc": "2.0", "id": 3, "method": "session/set_config_option", "params": params}
+    page = _page(tree, "docs/protocol/v1/config.mdx", f"```json\n{json.dumps(request)}\n```\n")
+    _list_in_nav(tree, "protocol/v1/config")
+    assert _findings_of(tree, page) == []
+    # A typo is still one: no branch names `valeu`.
+    params["valeu"] = "code"
+    page = _page(tree, "docs/protocol/v1/config.mdx", f"```json\n{json.dumps(request)}\n```\n")
+    assert ("upstream/unknown-property", "warning") in _findings_of(tree, page)

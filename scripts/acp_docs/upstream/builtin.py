@@ -36,7 +36,7 @@ def _examples(read: UpstreamTree) -> list[Finding]:
     for route, page in sorted(read.tree.pages.items()):
         page_scan = scanned[page.path]
         checker = messages.PageChecker(
-            page.path, route, route in proposals, schemas, page_scan.blocks
+            page.path, route, route in proposals, schemas, page_scan.blocks, page.text
         )
         for block in page_scan.blocks:
             checker.block(block)

@@ -14,6 +14,7 @@ page) a payload the schema refuses is a warning: the proposal may lead the schem
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,16 +38,58 @@ class Schemas:
     unstable: SchemaSet
 
 
-def version_of(route: str, meta: str) -> str:
-    """The protocol version of a block: the fence's title names it, else the page's folder."""
+_NAMED = re.compile(r"\b(?:for|in|with|under|of)\s+(?:ACP\s+|protocol\s+)?(v\d+)\b", re.I)
+
+
+def prose_before(text: str, line: int) -> str:
+    """The paragraph of prose right before the fence at `line` (1-based): the lines above it
+    up to the blank line before them, at most five, a declaration comment left out."""
+    rows = text.split("\n")[: max(0, line - 1)]
+    while rows and (not rows[-1].strip() or rows[-1].lstrip().startswith("{/*")):
+        rows.pop()
+    kept: list[str] = []
+    while rows and rows[-1].strip() and len(kept) < 5:
+        kept.insert(0, rows.pop())
+    return " ".join(kept)
+
+
+def version_of(route: str, meta: str, prose: str = "") -> str:
+    """The protocol version of a block: the fence's title names it; else the words right
+    before it ("For v2, ...") when they name one version alone; else the page's folder."""
     for word in meta.replace('"', " ").split():
         if word in protocols.VERSIONS:
             return word
+    named = {m.lower() for m in _NAMED.findall(prose[:2000])} & set(protocols.VERSIONS)
+    if len(named) == 1:
+        return named.pop()
     folders = route.split("/")[:-1]
     for name in protocols.NAMES:
         if name in folders:
             return name
     return protocols.NAMES[0]
+
+
+SCHEMA_WORDS = frozenset(
+    {"type", "$ref", "const", "enum", "anyOf", "oneOf", "allOf", "items", "properties", "format"}
+)
+TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+
+def is_json_schema(value: Any) -> bool:
+    """True for a JSON Schema rather than a payload: `$schema` or `$defs`, or an object type
+    whose `properties` each hold schema keywords (`{"type": "string", "const": "acp"}`).
+    Payloads that are schemas (an elicitation's) are checked when their message carries
+    them, or when a declaration names them."""
+    if not isinstance(value, dict):
+        return False
+    if "$schema" in value or "$defs" in value:
+        return True
+    kind = value.get("type")
+    kinds = set(kind) if isinstance(kind, list) else {kind}
+    props = value.get("properties")
+    if not kinds <= TYPES or not isinstance(props, dict) or not props:
+        return False
+    return all(isinstance(p, dict) and p and set(p) & SCHEMA_WORDS for p in props.values())
 
 
 def _id_key(value: Any) -> str:
@@ -57,10 +100,18 @@ class PageChecker:
     """Checks the blocks of one page in order, pairing responses with earlier requests."""
 
     def __init__(
-        self, path: str, route: str, proposal: bool, schemas: Schemas, blocks: tuple = ()
+        self,
+        path: str,
+        route: str,
+        proposal: bool,
+        schemas: Schemas,
+        blocks: tuple = (),
+        text: str = "",
     ) -> None:
         self.path = path
         self.route = route
+        self.text = text
+        """The page's text, for the words before each block."""
         self.proposal = proposal
         self.schemas = schemas
         self.requests: dict[tuple[str, str], str] = {}
@@ -77,7 +128,7 @@ class PageChecker:
             read = blocks_module.read(block.value)
             value = read.value if read.kind in ("json", "jsonc") else None
             if isinstance(value, dict) and isinstance(value.get("method"), str) and "id" in value:
-                key = (version_of(self.route, block.meta), _id_key(value["id"]))
+                key = (self.version(block), _id_key(value["id"]))
                 found.setdefault(key, value["method"])
         return found
 
@@ -88,7 +139,7 @@ class PageChecker:
         """Check one fenced block (blocks of other languages are left alone)."""
         if block.lang.lower() not in blocks.LANGS:
             return
-        version = version_of(self.route, block.meta)
+        version = self.version(block)
         read = blocks.read(block.value)
         if read.kind == "abridged":
             self._add(
@@ -108,6 +159,10 @@ class PageChecker:
             self._declared(block, version, read.value, at)
         else:
             self._message(version, read.value, at, block.line + 1)
+
+    def version(self, block: Block) -> str:
+        """The block's version: its fence, the words before it, or its page's folder."""
+        return version_of(self.route, block.meta, prose_before(self.text, block.line))
 
     def stray(self, line: int) -> None:
         """An `acp-docs:` declaration with no fenced block right after it."""
@@ -152,6 +207,9 @@ class PageChecker:
                 schemas = self._pick(version, union.definition)
                 outcome = schemas.check(version, union.definition, value)
                 self._outcome(outcome, at, schemas is self.schemas.unstable)
+        elif is_json_schema(value):
+            said = "a JSON Schema (it describes values), not a payload: read as JSON only"
+            self._add(first, "json-schema", said, "note")
         elif not self._inferred(version, value, at, first):
             self._add(
                 first,

@@ -10,6 +10,10 @@ definition has `"title"`, validates, and every receiver silently drops it.
   the branches the value matches (every branch when it matches none), and of an
   `if` the `then` or `else` the value takes; the members of each `properties`
   are descended into the same way, and list items through `items`.
+- A member that an untagged `anyOf` or `oneOf` names in a branch the value
+  does not match is known all the same (a sibling branch names it: no typo);
+  in a tagged union (every branch fixes one member with `const`) only the
+  branch of the value's tag counts.
 - A member that none of them names in `properties` is reported, with the
   closest name they do (`difflib`, ignoring case first: `sessionID` ->
   `sessionId`).
@@ -167,6 +171,8 @@ class Finder:
         """Titles of the open unions' fallback branches, which hold anything."""
         self._flats: dict[int, tuple[Any, _Flat]] = {}
         self._views: dict[tuple[int, ...], _View] = {}
+        self._named: dict[int, tuple[Any, _Flat]] = {}
+        """For each untagged union's branches (by their list's id): every name they give."""
 
     def find(self, schema: dict[str, Any], instance: Any) -> list[Unknown]:
         """Every unknown member of `instance`, a value of `schema`, in document order."""
@@ -240,6 +246,8 @@ class Finder:
                     branches = choice[1]
                     matching = [b for b in branches if self.valid(b, value)]
                     stack.extend(matching or branches)
+                    if matching:
+                        out.append(self._siblings(branches))
                 elif choice[0] == "cases":
                     stack.extend(self._cases(choice[1], value))
                 else:
@@ -248,6 +256,22 @@ class Finder:
                     if isinstance(taken, dict):
                         stack.append(taken)
         return out
+
+    def _siblings(self, branches: Any) -> _Flat:
+        """The names every branch of an untagged union gives (none for a tagged union), as a
+        flat that only names: kept by the branches' identity, so views stay cached."""
+        kept = self._named.get(id(branches))
+        if kept is not None and kept[0] is branches:
+            return kept[1]
+        flats = [self._flat(b) for b in branches if isinstance(b, dict)]
+        fixed = [
+            {name for name, subs in f.children.items() if any("const" in x for x in subs)}
+            for f in flats
+        ]
+        tagged = bool(flats) and bool(set.intersection(*fixed))
+        flat = _Flat(names=set() if tagged else {n for f in flats for n in f.names})
+        self._named[id(branches)] = (branches, flat)
+        return flat
 
     def _cases(self, cases: _Cases, value: Any) -> list[Any]:
         """The `then` of each case whose `if` holds; every `then` when none does."""
