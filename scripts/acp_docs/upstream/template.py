@@ -3,9 +3,10 @@
 Each `##` section of the template is expected in every RFD, in its order of
 the template; a section whose guidance says OPTIONAL may be left out while the
 RFD is a Draft. The template asks authors to keep its `>` prompt lines, but
-a tree's practice decides: where fewer than half of its RFDs keep any (none
-did at b7f0005), their absence is the practice, not a defect, and a note says
-so; otherwise a section without one is reported. Upstream merges RFDs that
+a tree's practice decides: upstream merges RFDs without them and never adds
+them (none keeps one at b7f0005; 18 of 27 did in April 2026), so an RFD is
+asked to keep them only where every other RFD of the tree does; otherwise a
+note says that the practice is to drop them. Upstream merges RFDs that
 bend these rules, so they are warnings; a title left as the template's
 placeholder is an error.
 A Completed RFD (or one to be removed) is a record, not a draft: it is not held
@@ -90,31 +91,36 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
         for route, page in sorted(tree.pages.items())
         if nav.is_rfd(route) and scanned.get(page.path, Scanned()).error is None
     ]
-    prompting = sum(1 for _route, page in rfds if _keeps_prompts(page.text, template))
-    practice = 2 * prompting >= len(rfds)
-    if not practice and any(s.prompted for s in template.sections):
+    keeps = {page.path: _keeps_prompts(page.text, template) for _route, page in rfds}
+    judged = [kept for kept in keeps.values() if kept is not None]
+    prompting = sum(judged)
+    if prompting < len(judged) - 1 and any(s.prompted for s in template.sections):
         message = (
-            f"{prompting} of the tree's {len(rfds)} RFDs keep the template's `>` prompt lines:"
-            " the tree's practice is to drop them, so no RFD is asked to keep them"
+            f"{prompting} of the tree's {len(judged)} RFDs keep the template's `>` prompt lines:"
+            " an RFD is asked to keep them only where every other RFD does"
         )
         found.append(Finding(TEMPLATE, 1, 1, CHECK, message, "upstream/template-practice", "note"))
     for route, page in rfds:
         status = nav.status(route)[:1]
         if status and status[0] in SETTLED:
             continue  # the template is for RFDs still being written
-        found += _page(page.path, page.text, template, status == ["Draft"], practice)
+        others = prompting - bool(keeps[page.path]) == len(judged) - (keeps[page.path] is not None)
+        found += _page(page.path, page.text, template, status == ["Draft"], others)
     return found
 
 
-def _keeps_prompts(text: str, template: Template) -> bool:
-    """True when an RFD keeps a `>` prompt line under any prompted section of the template."""
+def _keeps_prompts(text: str, template: Template) -> bool | None:
+    """Whether an RFD keeps a `>` prompt line under a prompted section of the template; None
+    when it has none of those sections (it says nothing of the practice)."""
     prompted = {s.heading for s in template.sections if s.prompted}
+    found = False
     for match in _HEADING.finditer(text):
         if match.group(1) in prompted:
+            found = True
             after = next((ln for ln in text[match.end() :].split("\n") if ln.strip()), "")
             if after.startswith(">"):
                 return True
-    return False
+    return False if found else None
 
 
 def _page(
