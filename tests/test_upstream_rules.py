@@ -316,3 +316,11 @@ def test_a_baseline_follows_a_page_renamed_in_git_and_a_link_written_another_way
     later = acp(["check", "--upstream", str(tree), "--baseline", str(baseline), "--format", "json"])
     new = [f for f in json.loads(later.stdout)["findings"] if f["rule"] == "upstream/broken-link"]
     assert [f["message"] for f in new if "nowhere" in f["message"]] == [], new
+
+
+def test_an_rfd_may_name_a_template_section_by_its_initials(tree: Path) -> None:
+    page = tree / "docs" / "rfds" / "untitled.mdx"
+    page.write_text(page.read_text() + "\n## FAQ\n\nNone yet.\n")
+    _status, found = _run(tree, "upstream-template")
+    missing = {f["message"] for f in found if f["path"] == "docs/rfds/untitled.mdx"}
+    assert not any("Frequently asked questions" in m for m in missing), missing

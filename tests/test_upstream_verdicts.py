@@ -408,3 +408,39 @@ def test_a_member_a_sibling_branch_of_an_untagged_union_names_is_no_typo(tree: P
     params["valeu"] = "code"
     page = _page(tree, "docs/protocol/v1/config.mdx", f"```json\n{json.dumps(request)}\n```\n")
     assert ("upstream/unknown-property", "warning") in _findings_of(tree, page)
+
+
+def test_a_link_to_a_folder_is_a_note_as_mintlifys_checker_accepts_it(tree: Path) -> None:
+    _page(tree, "docs/guides/one.mdx", "One.\n")
+    page = _page(tree, "docs/rfds/links.mdx", "See [the guides](/guides) and [none](/nothing).\n")
+    _list_in_nav(tree, "rfds/links", "guides/one")
+    _status, found, _ = _run(tree, "--only", "upstream-links")
+    mine = sorted((f["rule"], f["level"]) for f in found if f["path"] == "docs/rfds/links.mdx")
+    assert mine == [("upstream/broken-link", "error"), ("upstream/folder-link", "note")]
+    assert page.exists()
+
+
+def test_a_shiny_future_example_and_a_proposals_new_update_are_proposals_not_errors(
+    tree: Path,
+) -> None:
+    future = {"sessionUpdate": "message_update", "messageId": "m1"}
+    block = f"```json\n{json.dumps(future)}\n```\n"
+    page = _page(
+        tree, "docs/rfds/editing.mdx", f"## Status quo\n\nNow.\n\n## Shiny future\n\n{block}"
+    )
+    _list_in_nav(tree, "rfds/editing")
+    assert _findings_of(tree, page) == [("upstream/not-in-schema", "note")]
+    page = _page(tree, "docs/rfds/editing.mdx", f"## Status quo\n\n{block}")
+    assert _findings_of(tree, page) == [("upstream/invalid-payload", "error")]
+
+
+def test_a_tree_before_v2_is_not_told_of_v2(tree: Path) -> None:
+    # The tree keeps only the layout before v2: the SDK's v2 is younger than it.
+    _tree_schema(tree, "v1", lambda schema: None, "schema/schema.json")
+    update = {"sessionUpdate": "state_update", "state": "idle"}
+    page = _page(tree, "docs/protocol/updates.mdx", f"```json\n{json.dumps(update)}\n```\n")
+    _list_in_nav(tree, "protocol/updates")
+    _status, found, _ = _run(tree, "--only", "upstream-examples")
+    said = [f["message"] for f in found if f["path"] == "docs/protocol/updates.mdx"]
+    assert said and not any("of v2" in m for m in said), said
+    assert page.exists()

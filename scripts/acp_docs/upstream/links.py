@@ -82,6 +82,15 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
                     or nav.redirected(target)
                 ):
                     continue
+                if any(p.startswith(f"{target}/") for p in tree.files) and target:
+                    said = (
+                        f"link {href!r}: a folder with no page of its own; Mintlify's link"
+                        " checker accepts it, as the tree's CI does (the site may show its 404)"
+                    )
+                    found.append(
+                        Finding(path, line, col, CHECK, said, "upstream/folder-link", "note")
+                    )
+                    continue
                 said = f"no page {target!r} (docs/{target}.mdx) and no file of that name"
                 found.append(
                     _found(path, line, col, f"link {href!r}: {said}", "broken-link", target)

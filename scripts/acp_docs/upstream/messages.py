@@ -36,6 +36,22 @@ class Schemas:
 
     stable: SchemaSet
     unstable: SchemaSet
+    own: frozenset[str] = frozenset(protocols.NAMES)
+    """The versions whose schemas are the tree's own (the others are the pinned SDK's, which
+    may be younger than the tree: they judge its pages, but say nothing of its past)."""
+
+
+FUTURE = re.compile(r"^##\s+shiny future\s*$", re.I)
+"""The template's section that tells what does not exist yet: its examples are proposals."""
+_SECTION = re.compile(r"^##\s+\S")
+
+
+def in_future(text: str, line: int) -> bool:
+    """True when the fence at `line` stands in a "Shiny future" section of the page."""
+    for row in reversed(text.split("\n")[: max(0, line - 1)]):
+        if _SECTION.match(row):
+            return FUTURE.match(row.strip()) is not None
+    return False
 
 
 _NAMED = re.compile(r"\b(?:for|in|with|under|of)\s+(?:ACP\s+|protocol\s+)?(v\d+)\b", re.I)
@@ -110,6 +126,9 @@ class PageChecker:
     ) -> None:
         self.path = path
         self.route = route
+        self.proposing = proposal
+        """The block being checked is a proposal: on a proposal's page, or in a page's "Shiny
+        future" (what does not exist yet)."""
         self.text = text
         """The page's text, for the words before each block."""
         self.proposal = proposal
@@ -140,6 +159,7 @@ class PageChecker:
         if block.lang.lower() not in blocks.LANGS:
             return
         version = self.version(block)
+        self.proposing = self.proposal or in_future(self.text, block.line)
         read = blocks.read(block.value)
         if read.kind == "abridged":
             self._add(
@@ -238,13 +258,22 @@ class PageChecker:
             return False  # an open union keeps a tag it does not know: nothing to say
         if any(tag in self._tags(s, version) for s in self._sets()):
             return False
+        if self.proposing:
+            said = (
+                f"[{version}] sessionUpdate {tag!r}: a proposal's update, which no schema of the"
+                " tree has yet: not checked"
+            )
+            self._add(at("/sessionUpdate"), "not-in-schema", said, "note")
+            return True
         for other in protocols.NAMES:
+            if other != version and version in self.schemas.own and other not in self.schemas.own:
+                continue  # the SDK's schema of a version the tree did not have yet says nothing
             if other != version and any(tag in self._tags(s, other) for s in self._sets()):
                 message = (
                     f"[{version} SessionUpdate] {tag!r} is a sessionUpdate of {other}, not"
                     f" {version}: tag the fence `json {other}`, or move the block to a {other} page"
                 )
-                level = "warning" if self.proposal else "error"
+                level = "warning" if self.proposing else "error"
                 self._add(at("/sessionUpdate"), "invalid-payload", message, level)
                 return True
         return False
@@ -370,7 +399,7 @@ class PageChecker:
             if not unstable
             else f"[{outcome.protocol} {outcome.definition}, unstable]"
         )
-        level = "warning" if self.proposal else "error"
+        level = "warning" if self.proposing else "error"
         for cause in causes.causes(outcome.problems, outcome.unknown):
             if cause.unknown:
                 self._add(

@@ -109,6 +109,19 @@ def check(tree: Tree, nav: Nav, scanned: dict[str, Scanned]) -> list[Finding]:
     return found
 
 
+def _expanded(heading: str, template: Template) -> str:
+    """The template's heading that `heading` names in other case or as its initials (`FAQ`
+    for "Frequently asked questions", as upstream's RFDs write it), or `heading` itself."""
+    for section in template.sections:
+        words = re.findall(r"[A-Za-z]+", section.heading)
+        initials = "".join(w[0] for w in words)
+        if heading.casefold() in (section.heading.casefold(), initials.casefold()) and (
+            len(heading) > 1
+        ):
+            return section.heading
+    return heading
+
+
 def _keeps_prompts(text: str, template: Template) -> bool | None:
     """Whether an RFD keeps a `>` prompt line under a prompted section of the template; None
     when it has none of those sections (it says nothing of the practice)."""
@@ -144,6 +157,8 @@ def _page(
     if not _AUTHOR.search(text):
         add(1, "template-author", "no `Author(s):` line: the template asks who wrote the RFD")
     headings = {m.group(1): m for m in _HEADING.finditer(text)}
+    for heading, found_at in list(headings.items()):
+        headings.setdefault(_expanded(heading, template), found_at)
     for section in template.sections:
         match = headings.get(section.heading)
         if match is None:

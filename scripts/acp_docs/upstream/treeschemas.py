@@ -124,4 +124,8 @@ def _load(picks: dict[tuple[str, str], tuple[Path, str]], sdk: str) -> Chosen:
         channel: SchemaSet({v: documents[(v, channel)] for v in protocols.NAMES})
         for channel in protocols.CHANNELS
     }
-    return Chosen(messages.Schemas(sets["stable"], sets["unstable"]), sources, problems)
+    own = frozenset(
+        v for v in protocols.NAMES if not sources[(v, "stable")].startswith(protocols.SDK_PACKAGE)
+    )
+    schemas = messages.Schemas(sets["stable"], sets["unstable"], own or frozenset(protocols.NAMES))
+    return Chosen(schemas, sources, problems)
