@@ -251,8 +251,10 @@ def test_a_link_or_fifo_in_the_package_generates_no_api_page_and_is_a_finding(
     built = run(["mkdocs", "build", "--site-dir", str(site)], cwd=repo, timeout=120)
     no_traceback(built)
     said = built.stderr
-    assert "scripts/acp_docs/core/leak.py:1:1: a symbolic link: griffe would read it" in said
-    assert "scripts/acp_docs/core/stuck.py:1:1: not a regular file" in said
+    assert re.search(
+        r"core/leak.py:1:1: (?:error|warning): a symbolic link: griffe would read", said
+    )
+    assert re.search(r"core/stuck.py:1:1: (?:error|warning): not a regular file", said)
     assert not (site / "tooling" / "api" / "core").exists()
     assert (site / "tooling" / "api" / "index.html").is_file(), "the index page stays"
     assert not [p for p in site.rglob("*.html") if "SECRETDOCXYZ" in p.read_text()]

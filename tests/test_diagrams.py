@@ -109,10 +109,11 @@ def test_a_broken_diagram_is_a_finding_at_its_line_and_fails_the_strict_build(
     no_traceback(result)
     assert result.returncode == 1, result.stderr
     assert (
-        f"docs/index.md:{bad_line}:1: Mermaid cannot draw the diagram: Parse error on line 5"
+        f"docs/index.md:{bad_line}:1: error: Mermaid cannot draw the diagram: Parse error on line 5"
         in result.stdout
     ), result.stdout
-    assert f"docs/index.md:{unlabelled}:1: the diagram has no text alternative" in result.stdout
+    said = f"docs/index.md:{unlabelled}:1: error: the diagram has no text alternative"
+    assert said in result.stdout
     strict = run(["mkdocs", "build", "--strict", "--site-dir", str(repo / "strict")], cwd=repo)
     assert strict.returncode != 0
     assert f"docs/index.md:{bad_line}" in strict.stderr
@@ -160,7 +161,7 @@ def test_unchanged_diagrams_start_no_browser_and_a_missing_one_is_a_finding(
     missing = acp(["check", "--only", "diagrams"], cwd=repo, env=nowhere)
     no_traceback(missing)
     assert missing.returncode == 1
-    assert f"docs/index.md:{fence}:1: the diagram is not drawn: Chromium" in missing.stdout
+    assert f"docs/index.md:{fence}:1: error: the diagram is not drawn: Chromium" in missing.stdout
     assert "make setup" in missing.stdout
     first = acp(["check", "--only", "diagrams"], cwd=repo, env=cache)
     assert first.returncode == 0, first.stdout + first.stderr

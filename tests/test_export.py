@@ -47,6 +47,7 @@ def _upstream(parent: Path) -> Path:
     folder = parent / "upstream"
     (folder / "docs" / "rfds").mkdir(parents=True)
     (folder / "docs" / "docs.json").write_text(jsonfmt.dumps(DOCS_JSON))  # as Prettier writes it
+    (folder / "typos.toml").write_text("[default.extend-words]\n")  # upstream spells with typos
     return folder
 
 

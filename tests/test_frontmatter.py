@@ -150,7 +150,7 @@ def test_acp_docs_check_reports_front_matter_at_its_line(repo_copy: Path) -> Non
     no_traceback(result)
     assert result.returncode == 1, result.stdout + result.stderr
     assert (
-        "docs/tooling/hostile.md:3:1: front matter: description is not allowed here"
+        "docs/tooling/hostile.md:3:1: error: front matter: description is not allowed here"
         in result.stdout
     ), result.stdout
     assert _tree(repo_copy) == before

@@ -125,7 +125,8 @@ def test_an_invalid_example_is_noted_under_its_code_block(served) -> None:
         assert "42 is not of type 'string'" in first
         # The terminal names the bad member itself: its line and column.
         said = re.search(
-            rf"{RFD}:(\d+):(\d+): \[v1 ClientSessionCapabilities\] /{SAMPLE.prop}/badges/0/text",
+            rf"{RFD}:(\d+):(\d+): error: \[v1 ClientSessionCapabilities\]"
+            rf" /{SAMPLE.prop}/badges/0/text",
             served.log(),
         )
         assert said is not None

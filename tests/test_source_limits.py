@@ -57,6 +57,7 @@ def test_a_patch_that_makes_a_base_definition_refer_to_itself_in_place_is_refuse
     result = acp(["schema", "check"], cwd=repo_copy)
     no_traceback(result)
     assert result.returncode == 1
-    assert "schema/zz-loop/source.yaml:4:1: $defs/ContentBlock refers to itself in place" in (
-        result.stdout
+    assert (
+        "schema/zz-loop/source.yaml:4:1: error: $defs/ContentBlock refers to itself in place"
+        in (result.stdout)
     ), result.stdout
