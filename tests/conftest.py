@@ -940,6 +940,13 @@ def _preload_the_build() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_kept_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every upstream run of a test runs its checks: no test takes another's kept run
+    (`test_upstream.py` turns the cache on where the cache is what it tests)."""
+    monkeypatch.setenv("ACP_DOCS_RUN_CACHE", "off")
+
+
+@pytest.fixture(autouse=True)
 def _tier_violation(request: pytest.FixtureRequest) -> Iterator[None]:
     """Fail a test whose unmarked build or browser the code under test caught and swallowed."""
     yield

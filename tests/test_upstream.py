@@ -378,3 +378,31 @@ def test_a_cache_entry_that_is_not_an_answer_is_read_as_missing_and_made_again(
         entry.write_text(poison)
     _status, again = _findings(tree)
     assert again == cold
+
+
+def test_a_run_on_an_unchanged_tree_is_the_last_one_and_any_change_runs_again(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from acp_docs.upstream import check as upstream_check
+
+    monkeypatch.delenv("ACP_DOCS_RUN_CACHE")
+    monkeypatch.setenv("ACP_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    first = acp(["check", "--upstream", str(tree), "--format", "json"])
+    ran: list[str] = []
+    real = upstream_check._run
+
+    def counted(*args, **kwargs):
+        ran.append("ran")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(upstream_check, "_run", counted)
+    again = acp(["check", "--upstream", str(tree), "--format", "json"])
+    assert ran == [] and again.stdout == first.stdout and again.returncode == first.returncode
+    # One byte of one page, or of a root configuration file, is a new run.
+    page = tree / "docs" / "rfds" / "finished-feature.mdx"
+    page.write_text(page.read_text() + "\n[gone](/nowhere)\n")
+    changed = acp(["check", "--upstream", str(tree), "--format", "json"])
+    assert ran == ["ran"] and "/nowhere" in changed.stdout
+    (tree / "typos.toml").write_text('[default.extend-words]\nteh = "teh"\n')
+    acp(["check", "--upstream", str(tree), "--format", "json"])
+    assert ran == ["ran", "ran"]

@@ -2,8 +2,9 @@
 
 The tree is read once (`tree`), its pages once by the MDX parser (`scan`);
 each check then reports on what was read: files that cannot be read, pages
-that do not compile, examples, navigation and links. Nothing is written into
-DIR; the only writes are to the user's cache.
+that do not compile, examples, navigation and links. A run on a tree whose
+every input is unchanged is the last run's, from the cache (`runcache`).
+Nothing is written into DIR; the only writes are to the user's cache.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from acp_docs.core import runner
 from acp_docs.core.errors import UsageError
 from acp_docs.core.findings import CheckResult, Finding
-from acp_docs.upstream import nav, recognise, registry, scan, tree
+from acp_docs.upstream import registry, runcache
 from acp_docs.upstream.registry import UpstreamCheck, UpstreamTree
 
 
@@ -48,6 +49,23 @@ def run(
     """
     checks = registry.load()
     names = tuple(checks) if names is None else names
+    run_key = runcache.key(root, names, only)
+    kept = runcache.read(run_key)
+    if kept is not None:
+        return kept
+    results = _run(root, checks, names, only)
+    runcache.write(run_key, results)
+    return results
+
+
+def _run(
+    root: Path,
+    checks: dict[str, UpstreamCheck],
+    names: tuple[str, ...],
+    only: frozenset[str] | None,
+) -> list[CheckResult]:
+    from acp_docs.upstream import nav, recognise, scan, tree  # a kept run reads none of them
+
     read = tree.load(root)
     navigation = nav.read(read)
     what = recognise.recognise(read, navigation)

@@ -20,13 +20,9 @@ from acp_docs.markdown import limits as mdlimits
 from acp_docs.markdown.fences import code_lines
 from acp_docs.sources import filetree, jsonparse
 from acp_docs.sources.textfile import UnreadableFile, read_text
+from acp_docs.upstream.layout import DOCS, MAX_FILES, NAV_FILE, PAGE_SUFFIXES
+from acp_docs.upstream.layout import NOT_WALKED as _NOT_WALKED
 
-DOCS = "docs"
-NAV_FILE = "docs/docs.json"
-PAGE_SUFFIXES = (".mdx", ".md")
-MAX_FILES = 20_000
-"""The most files a tree may hold under `docs/`; past it, the rest is a finding, not read."""
-_NOT_WALKED = frozenset({".git", "node_modules"})
 _BRACE = re.compile(r"[{}]")
 MAX_BRACES = 64
 """How deep `{` may nest outside code: MDX hands each expression to a JavaScript parser."""
