@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -406,3 +407,19 @@ def test_a_run_on_an_unchanged_tree_is_the_last_one_and_any_change_runs_again(
     (tree / "typos.toml").write_text('[default.extend-words]\nteh = "teh"\n')
     acp(["check", "--upstream", str(tree), "--format", "json"])
     assert ran == ["ran", "ran"]
+
+
+def test_the_terminal_shows_errors_first_each_with_its_level_and_rule_notes_on_request(
+    tree: Path,
+) -> None:
+    default = acp(["check", "--upstream", str(tree)])
+    lines = default.stdout.splitlines()
+    levels = [line.split(": ", 2)[1] for line in lines]
+    assert levels == sorted(levels, key=["error", "warning", "note"].index), levels
+    assert "error" in levels and "note" not in levels
+    assert all(re.search(r" \[upstream/[a-z-]+\]$", line) for line in lines), lines
+    assert "below warning not shown (--min-level)" in default.stderr
+    errors = acp(["check", "--upstream", str(tree), "--min-level", "error"])
+    assert errors.stdout and all(": error: " in line for line in errors.stdout.splitlines())
+    notes = acp(["check", "--upstream", str(tree), "--min-level", "note"])
+    assert ": note: " in notes.stdout
