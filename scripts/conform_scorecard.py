@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -105,16 +106,40 @@ def judge(name: str, command: list[str], version: str) -> dict[str, object]:
     }
 
 
+_BLOCKED = re.compile(
+    r"^(not testable, [a-z ]+): the Agent (answered|ended the work of) ([\w/]+)(?: \(id \d+\))?"
+    r" with error (-?\d+): (.*)$"
+)
+_FAILED = re.compile(r"^failed: ([\w/-]+) \((.*)\)$")
+
+
+def _code(text: str) -> str:
+    return "`" + text.replace("`", "'").replace("|", "\\|") + "`"
+
+
+def _why(reason: str) -> str:
+    """A verdict's reason for the page's table: its own words plain (they wrap), what the Agent
+    said and the names of things as code (no spell checker judges an Agent's words)."""
+    blocked = _BLOCKED.match(reason)
+    if blocked:
+        head, verb, what, code, said = blocked.groups()
+        verb = "answered" if verb == "answered" else "ended the work of"
+        return f"{head.capitalize()}: {verb} {_code(what)} with {_code(code)} {_code(said)}"
+    failed = _FAILED.match(reason)
+    if failed:
+        return f"Failed {_code(failed.group(1))}: {_code(failed.group(2))}"
+    return _code(reason) if reason else ""
+
+
 def table(card: dict[str, dict[str, dict[str, object]]]) -> list[str]:
-    """The scorecard as a Markdown table."""
-    lines = ["| Agent | Asked for | Judged as | Verdict | Why |", "| --- | --- | --- | --- | --- |"]
+    """The scorecard as a Markdown list, one line a run, that wraps on a phone."""
+    lines = []
     for name, runs in card.items():
         for version, run in runs.items():
-            reason = str(run.get("reason") or "").replace("`", "'").replace("|", "\\|")
-            why = f"`{reason}`" if reason else ""
-            lines.append(
-                f"| `{name}` | {version} | {run.get('judged', '')} | {run['verdict']} | {why} |"
-            )
+            judged = run.get("judged", version)
+            asked = f"{version}" if judged == version else f"{version}, answered as {judged}"
+            why = _why(str(run.get("reason") or ""))
+            lines.append(f"- `{name}`, {asked}: **{run['verdict']}**{'. ' + why if why else ''}")
     return lines
 
 
