@@ -115,9 +115,9 @@ def write(
     return len(rows)
 
 
-def read(path: Path, moved: Mapping[str, str] | None = None) -> Counter[Key]:
-    """The findings a baseline file holds, each path renamed as `moved` says; a LocatedError
-    for a file that is not one."""
+def read(path: Path) -> tuple[list[dict[str, str]], str | None]:
+    """A baseline file's entries and the commit its tree was at (None when it says none); a
+    LocatedError for a file that is not one."""
     shown = str(path)
     try:
         data = jsonparse.loads(read_text(path, shown))
@@ -130,26 +130,24 @@ def read(path: Path, moved: Mapping[str, str] | None = None) -> Counter[Key]:
         or not isinstance(rows, list)
     ):
         raise LocatedError(shown, 1, 1, f"not a baseline written by acp-docs ({FORMAT!r})")
-    held: Counter[Key] = Counter()
+    entries = []
     for number, row in enumerate(rows):
         if not isinstance(row, dict) or not all(
             isinstance(row.get(k), str) for k in ("path", "rule", "message")
         ):
             raise LocatedError(shown, 1, 1, f"finding {number} needs string path, rule and message")
         key = row["key"] if isinstance(row.get("key"), str) else row["message"]
-        where = (moved or {}).get(row["path"], row["path"])
-        held[(where, row["rule"], key)] += 1
-    return held
+        entries.append({"path": row["path"], "rule": row["rule"], "key": key})
+    commit = data.get("commit")
+    return entries, commit if isinstance(commit, str) and COMMIT.match(commit) else None
 
 
-def written_at(path: Path) -> str | None:
-    """The commit a baseline file says its tree was at, if any (read again: it is small)."""
-    try:
-        data = jsonparse.loads(read_text(path, str(path)))
-    except (jsonparse.JsonProblem, OSError, ValueError, LocatedError):
-        return None
-    commit = data.get("commit") if isinstance(data, dict) else None
-    return commit if isinstance(commit, str) and COMMIT.match(commit) else None
+def held(entries: list[dict[str, str]], moved: Mapping[str, str] | None = None) -> Counter[Key]:
+    """The findings `entries` hold, each path renamed as `moved` says."""
+    out: Counter[Key] = Counter()
+    for row in entries:
+        out[((moved or {}).get(row["path"], row["path"]), row["rule"], row["key"])] += 1
+    return out
 
 
 def new_only(

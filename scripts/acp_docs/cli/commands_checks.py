@@ -171,8 +171,9 @@ def _against_baseline(
         raise UsageError(
             f"{path}: no such baseline; write one with --write-baseline {path} and commit it"
         )
-    moved = baseline.renames(tree, baseline.written_at(path))
-    kept, stale = baseline.new_only(results, baseline.read(path, moved), level)
+    entries, commit = baseline.read(path)
+    moved = baseline.renames(tree, commit)
+    kept, stale = baseline.new_only(results, baseline.held(entries, moved), level)
     if stale:
         say(
             f"acp-docs check: {len(stale)} baseline entr{'y' if len(stale) == 1 else 'ies'} of"

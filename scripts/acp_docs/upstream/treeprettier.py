@@ -24,9 +24,9 @@ from pathlib import Path
 import pathspec
 
 from acp_docs.core import cachedir, runner
+from acp_docs.core.errors import LocatedError
 from acp_docs.core.findings import Finding
-from acp_docs.sources import jsonparse
-from acp_docs.sources.textfile import UnreadableFile, read_text
+from acp_docs.sources.textfile import UnreadableFile, load_json
 from acp_docs.upstream import nodejobs, prettierconfig
 
 CHECK = prettierconfig.CHECK
@@ -71,12 +71,11 @@ class Chosen:
 
 
 def _json(root: Path, name: str) -> object | None:
-    path = root / name
-    if path.is_symlink() or not path.is_file():
-        return None
+    """The JSON of the tree's file `name`, read as every file of the tree is; None when it has
+    none that reads."""
     try:
-        return jsonparse.loads(read_text(path, name))
-    except (UnreadableFile, jsonparse.JsonProblem):
+        return load_json(root / name, name)
+    except (UnreadableFile, LocatedError):
         return None
 
 
