@@ -217,7 +217,8 @@ def _tests(outcome: Outcome, runs: Sequence[ScenarioRun]) -> list[dict[str, Any]
         if req is not SESSION and not req.id.startswith(f"{run.rfd}/"):
             continue
         found = failing.get(id(run))
-        status = FAIL if found else (PASS if run.status == "completed" else SKIPPED)
+        judged = outcome.status in (PASS, FAIL) and run.status == "completed"
+        status = FAIL if found else (PASS if judged else SKIPPED)
         message = "; ".join(f"line {n}: {m}" for n, m in (found or [])[:3]) or run.reason
         test: dict[str, Any] = {
             "nodeid": f"{run.rfd}::{run.scenario.name}",
