@@ -144,5 +144,6 @@ def add_parser(command: Any) -> None:
         "--min-level",
         choices=LEVELS,
         default="warning",
-        help="the least level annotated (default: warning; notes are listed, not annotated)",
+        help="the least level annotated and listed in the summary (default: warning; notes"
+        " stay in the JSON report)",
     )
