@@ -62,7 +62,7 @@ def check(tree: Tree, only: frozenset[str] | None = None) -> list[Finding]:
             "the tree configures no spell checker (no typos.toml): its spelling is not checked,"
             " as its own CI does not check it"
         )
-        return [Finding(".", 1, 1, CHECK, message, "upstream/typos-unconfigured", "note")]
+        return [Finding(NAV_FILE, 1, 1, CHECK, message, "upstream/typos-unconfigured", "note")]
     config = tree.root / name
     options = ["--format", "json", "--isolated", "--force-exclude", "--file-list", "-"]
     if config.is_symlink():

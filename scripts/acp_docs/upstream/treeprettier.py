@@ -131,7 +131,7 @@ def patterns(root: Path) -> list[str] | None:
                     skip = word in WITH_VALUE
                 else:
                     found += _braces(word)
-    return found[:MAX_PATTERNS] if named else None
+    return list(dict.fromkeys(found))[:MAX_PATTERNS] if named else None
 
 
 def _scope(root: Path) -> tuple[pathspec.PathSpec | None, str]:
