@@ -5,16 +5,16 @@ No declaration is needed: a JSON-RPC request or notification is found by its
 (paired with the request before it on the page), an error response by its
 `error`, and a session update by its `sessionUpdate` tag. A block may still be
 declared, in an MDX comment right before its fence: `{/* acp-docs: Plan v2 */}`.
-The version is the page's (a `v2` folder) or the fence's (`json v2`), else the
-oldest. A method no stable schema has is checked against `schema.unstable.json`;
-one in no schema is a note. On a proposal page (a Draft RFD, a draft protocol
-page) a payload the schema refuses is a warning: the proposal may lead the schema.
+The version is the fence's (`json v2`), the words before the block, or the
+page's folder (`blockwords`), else the oldest. A method no stable schema has is
+checked against `schema.unstable.json`; one in no schema is a note. On a
+proposal page (a Draft RFD, a draft protocol page) a payload the schema refuses
+is a warning: the proposal may lead the schema.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from acp_docs.core.findings import Finding
 from acp_docs.sources import jsonplaces as places
 from acp_docs.upstream import blocks
 from acp_docs.upstream import blocks as blocks_module
+from acp_docs.upstream.blockwords import in_future, is_json_schema, prose_before, version_of
 from acp_docs.upstream.scan import Block
 from acp_docs.validation import causes, shapes
 from acp_docs.validation.schemaset import DispatchError, Outcome, SchemaSet
@@ -39,73 +40,6 @@ class Schemas:
     own: frozenset[str] = frozenset(protocols.NAMES)
     """The versions whose schemas are the tree's own (the others are the pinned SDK's, which
     may be younger than the tree: they judge its pages, but say nothing of its past)."""
-
-
-FUTURE = re.compile(r"^##\s+shiny future\s*$", re.I)
-"""The template's section that tells what does not exist yet: its examples are proposals."""
-_SECTION = re.compile(r"^##\s+\S")
-
-
-def in_future(text: str, line: int) -> bool:
-    """True when the fence at `line` stands in a "Shiny future" section of the page."""
-    for row in reversed(text.split("\n")[: max(0, line - 1)]):
-        if _SECTION.match(row):
-            return FUTURE.match(row.strip()) is not None
-    return False
-
-
-_NAMED = re.compile(r"\b(?:for|in|with|under|of)\s+(?:ACP\s+|protocol\s+)?(v\d+)\b", re.I)
-
-
-def prose_before(text: str, line: int) -> str:
-    """The paragraph of prose right before the fence at `line` (1-based): the lines above it
-    up to the blank line before them, at most five, a declaration comment left out."""
-    rows = text.split("\n")[: max(0, line - 1)]
-    while rows and (not rows[-1].strip() or rows[-1].lstrip().startswith("{/*")):
-        rows.pop()
-    kept: list[str] = []
-    while rows and rows[-1].strip() and len(kept) < 5:
-        kept.insert(0, rows.pop())
-    return " ".join(kept)
-
-
-def version_of(route: str, meta: str, prose: str = "") -> str:
-    """The protocol version of a block: the fence's title names it; else the words right
-    before it ("For v2, ...") when they name one version alone; else the page's folder."""
-    for word in meta.replace('"', " ").split():
-        if word in protocols.VERSIONS:
-            return word
-    named = {m.lower() for m in _NAMED.findall(prose[:2000])} & set(protocols.VERSIONS)
-    if len(named) == 1:
-        return named.pop()
-    folders = route.split("/")[:-1]
-    for name in protocols.NAMES:
-        if name in folders:
-            return name
-    return protocols.NAMES[0]
-
-
-SCHEMA_WORDS = frozenset(
-    {"type", "$ref", "const", "enum", "anyOf", "oneOf", "allOf", "items", "properties", "format"}
-)
-TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
-
-
-def is_json_schema(value: Any) -> bool:
-    """True for a JSON Schema rather than a payload: `$schema` or `$defs`, or an object type
-    whose `properties` each hold schema keywords (`{"type": "string", "const": "acp"}`).
-    Payloads that are schemas (an elicitation's) are checked when their message carries
-    them, or when a declaration names them."""
-    if not isinstance(value, dict):
-        return False
-    if "$schema" in value or "$defs" in value:
-        return True
-    kind = value.get("type")
-    kinds = set(kind) if isinstance(kind, list) else {kind}
-    props = value.get("properties")
-    if not kinds <= TYPES or not isinstance(props, dict) or not props:
-        return False
-    return all(isinstance(p, dict) and p and set(p) & SCHEMA_WORDS for p in props.values())
 
 
 def _id_key(value: Any) -> str:
